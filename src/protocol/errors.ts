@@ -1,0 +1,68 @@
+/**
+ * Two kinds of error (as in the official SDK v2): `McpError` travels on the wire as a
+ * JSON-RPC error with a numeric code; `JanusError` stays local, with a string code.
+ */
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** 2024-11-05 … 2025-11-25 only; 2026-07-28 uses InvalidParams. */
+  ResourceNotFound: -32002,
+  /** 2025-11-25 only. */
+  UrlElicitationRequired: -32042,
+  /** 2026-07-28 (basic/index.mdx §Error Codes). */
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error meant for the peer: thrown in a handler, it becomes a JSON-RPC error response. */
+export class McpError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'McpError';
+    this.code = code;
+    this.data = data;
+  }
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+  static from(e: JsonRpcErrorObject): McpError {
+    return new McpError(e.code, e.message, e.data);
+  }
+}
+
+export type JanusErrorCode =
+  | 'SCHEMA'
+  | 'REGISTRATION'
+  | 'TRANSPORT_CLOSED'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'CONNECTION'
+  | 'ERA_DETECTION'
+  | 'PROTOCOL';
+
+/** An error that never goes on the wire: bad configuration, closed transports, timeouts. */
+export class JanusError extends Error {
+  readonly code: JanusErrorCode;
+  constructor(code: JanusErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'JanusError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * One inbound request being served: its context object and the two era-specific seams,
+ * the `Asker` (how `elicit`/`sample`/`roots` reach the client) and the emitters (where
+ * progress and logs go).
+ */
+import { JanusError } from '../protocol/errors.js';
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { Era, ProtocolVersion } from '../protocol/versions.js';
+import {
+  LOGGING_LEVELS, type CreateMessageParams, type CreateMessageResult, type ElicitResult, type LoggingLevel,
+  type Meta, type Root,
+} from '../protocol/types.js';
+import type { AskOptions, ClientView, ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
+import type { Inbound } from './inbound.js';
+
+export type AskMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/** How a request reaches the client for input; one implementation per era. */
+export interface Asker {
+  ask(method: AskMethod, params: Record<string, unknown>, options: AskOptions | undefined): Promise<Record<string, unknown>>;
+}
+
+export interface CallInit {
+  readonly requestId: RequestId;
+  readonly era: Era;
+  readonly version: ProtocolVersion;
+  readonly client: ClientView;
+  readonly meta: Meta | undefined;
+  readonly sessionId: string | undefined;
+  readonly inbound: Inbound;
+  readonly signal: AbortSignal;
+  /** Minimum level to forward, or undefined to forward nothing. */
+  readonly logLevel: LoggingLevel | undefined;
+  readonly asker: Asker;
+}
+
+const NOOP_CLOSE = () => {};
+
+export class Call implements RequestContext {
+  readonly requestId: RequestId;
+  readonly era: Era;
+  readonly protocolVersion: ProtocolVersion;
+  readonly client: ClientView;
+  readonly meta: Meta | undefined;
+  readonly sessionId: string | undefined;
+  readonly signal: AbortSignal;
+  private readonly inbound: Inbound;
+  private readonly logLevel: LoggingLevel | undefined;
+  private readonly asker: Asker;
+
+  constructor(init: CallInit) {
+    this.requestId = init.requestId;
+    this.era = init.era;
+    this.protocolVersion = init.version;
+    this.client = init.client;
+    this.meta = init.meta;
+    this.sessionId = init.sessionId;
+    this.signal = init.signal;
+    this.inbound = init.inbound;
+    this.logLevel = init.logLevel;
+    this.asker = init.asker;
+  }
+
+  private emit(message: JsonRpcMessage): void {
+    if (!this.signal.aborted) this.inbound.send(message);
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta?.progressToken;
+    if (typeof token !== 'string' && typeof token !== 'number') return;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    // `message` joined the progress notification in 2025-03-26.
+    if (message !== undefined && this.protocolVersion >= '2025-03-26') params.message = message;
+    this.emit({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    if (this.logLevel === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(this.logLevel)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.emit({ jsonrpc: '2.0', method: 'notifications/message', params });
+  }
+
+  async elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult> {
+    const params: Record<string, unknown> = { message: request.message, requestedSchema: request.requestedSchema };
+    if (request._meta) params._meta = request._meta;
+    return (await this.asker.ask('elicitation/create', params, options)) as unknown as ElicitResult;
+  }
+
+  async elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult> {
+    if (this.protocolVersion < '2025-11-25') {
+      throw new JanusError('PROTOCOL', `URL elicitation needs protocol 2025-11-25 or later (this request uses ${this.protocolVersion})`);
+    }
+    const params: Record<string, unknown> = { mode: 'url', message: request.message, url: request.url };
+    // 2025-11-25 correlates completion through elicitationId; 2026-07-28 dropped it.
+    if (this.era === 'legacy') params.elicitationId = request.elicitationId ?? crypto.randomUUID();
+    if (request._meta) params._meta = request._meta;
+    return (await this.asker.ask('elicitation/create', params, options)) as unknown as ElicitResult;
+  }
+
+  async sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
+    return (await this.asker.ask('sampling/createMessage', request as unknown as Record<string, unknown>, options)) as unknown as CreateMessageResult;
+  }
+
+  async roots(options?: AskOptions): Promise<Root[]> {
+    const result = await this.asker.ask('roots/list', {}, options);
+    return (result.roots ?? []) as Root[];
+  }
+
+  closeStream(): void {
+    (this.inbound.closeStream ?? NOOP_CLOSE).call(this.inbound);
+  }
+}
+
+/**
+ * Which client capability an ask needs (client/elicitation.mdx §Capabilities: an empty
+ * `elicitation` object means form only), as the `requiredCapabilities` shape of -32021.
+ */
+export function requiredCapability(method: AskMethod, params: Record<string, unknown>): Record<string, object> {
+  switch (method) {
+    case 'elicitation/create':
+      return params.mode === 'url' ? { elicitation: { url: {} } } : { elicitation: { form: {} } };
+    case 'sampling/createMessage':
+      return params.tools !== undefined ? { sampling: { tools: {} } } : { sampling: {} };
+    case 'roots/list':
+      return { roots: {} };
+  }
+}
+
+export function clientCan(caps: Record<string, unknown>, method: AskMethod, params: Record<string, unknown>): boolean {
+  switch (method) {
+    case 'elicitation/create': {
+      const e = caps.elicitation as Record<string, unknown> | undefined;
+      if (!e || typeof e !== 'object') return false;
+      if (params.mode === 'url') return 'url' in e;
+      return 'form' in e || !('url' in e);
+    }
+    case 'sampling/createMessage': {
+      const s = caps.sampling as Record<string, unknown> | undefined;
+      if (!s || typeof s !== 'object') return false;
+      return params.tools === undefined || 'tools' in s;
+    }
+    case 'roots/list':
+      return typeof caps.roots === 'object' && caps.roots !== null;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Binds a message transport (stdio, in-memory) to the core. The channel has one legacy
+ * session, opened up front, whose id also keys cancellation for modern requests on the
+ * same channel (stdio cancels by notification).
+ */
+import { JanusError } from '../protocol/errors.js';
+import { errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { Transport } from '../transports/transport.js';
+import type { Core } from './core.js';
+import type { Inbound, LegacySession, TransportKind } from './inbound.js';
+import type { Session } from './legacy/session.js';
+
+export interface Connection {
+  readonly session: LegacySession;
+  /** Resolves when the transport closed. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function connectTransport(core: Core, transport: Transport, kind: TransportKind = 'stdio'): Promise<Connection> {
+  const controller = new AbortController();
+  const send = (m: JsonRpcMessage) => {
+    transport.send(m).catch((e: unknown) => core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e })));
+  };
+  const session = core.openSession({ send });
+  const inbound: Inbound = { transport: kind, send, signal: controller.signal, session };
+  let markClosed!: () => void;
+  const closed = new Promise<void>((r) => (markClosed = r));
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    void transport.close();
+    controller.abort(new JanusError('TRANSPORT_CLOSED', 'transport closed'));
+    session.close();
+    markClosed();
+  };
+  // The peer stopped sending (stdin EOF): listen streams end, requests already in flight
+  // still get their answers, then the session closes.
+  const onClose = () => {
+    core.endListeners(session);
+    void (session as Session).inflight.settled().then(finish);
+  };
+  await transport.start({
+    onMessage: (m) => void core.handle(m, inbound),
+    onParseError: () => send(errorResponse(null, { code: -32700, message: 'Parse error' })),
+    onClose,
+    onError: (e) => core.reportError(e),
+  });
+  return {
+    session,
+    closed,
+    close: async () => {
+      await transport.close();
+      finish();
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/** Resources and resource templates (docs/…/server/resources.mdx). */
+import { JanusError, McpError, ErrorCode } from '../../protocol/errors.js';
+import type { Annotations, Icon, Meta, ReadResourceResult, Resource, ResourceContents } from '../../protocol/types.js';
+import type { RequestContext } from '../context.js';
+import { bytesToBase64 } from '../../protocol/base64.js';
+import type { Completer } from './completion.js';
+
+/** 2026-07-28 cache hints (server/utilities/caching.mdx). */
+export interface CacheHint {
+  ttlMs: number;
+  scope: 'public' | 'private';
+}
+
+export interface ResourceConfig {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Meta;
+  /** Cache hint for `resources/read` of this resource on the modern wire. */
+  cache?: CacheHint;
+}
+
+export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;
+export type ResourceReader = (uri: string, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
+
+export interface ResourceEntry {
+  readonly uri: string;
+  readonly config: ResourceConfig;
+  readonly read: ResourceReader;
+  readonly wire: Record<string, unknown>;
+}
+
+export interface TemplateConfig extends Omit<ResourceConfig, 'size'> {
+  /** Completion of template variables, by variable name. */
+  complete?: Record<string, Completer>;
+  /** Concrete resources this template currently offers, merged into `resources/list`. */
+  list?: () => Resource[] | Promise<Resource[]>;
+}
+
+export type TemplateReader = (uri: string, variables: Record<string, string>, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
+
+export interface TemplateEntry {
+  readonly uriTemplate: string;
+  readonly config: TemplateConfig;
+  readonly read: TemplateReader;
+  readonly match: (uri: string) => Record<string, string> | undefined;
+  readonly variables: readonly string[];
+  readonly wire: Record<string, unknown>;
+}
+
+function describe(config: ResourceConfig | TemplateConfig, head: Record<string, unknown>): Record<string, unknown> {
+  const wire: Record<string, unknown> = { ...head, name: config.name };
+  for (const k of ['title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'] as const) {
+    const v = (config as ResourceConfig)[k];
+    if (v !== undefined) wire[k] = v;
+  }
+  return wire;
+}
+
+export function defineResource(uri: string, config: ResourceConfig, read: ResourceReader | string): ResourceEntry {
+  if (!uri) throw new JanusError('REGISTRATION', 'a resource needs a URI');
+  if (!config?.name) throw new JanusError('REGISTRATION', `resource "${uri}" needs a name`);
+  const reader: ResourceReader = typeof read === 'string' ? () => read : read;
+  if (typeof reader !== 'function') throw new JanusError('REGISTRATION', `resource "${uri}" needs a reader function or text`);
+  return { uri, config, read: reader, wire: describe(config, { uri }) };
+}
+
+export function defineTemplate(uriTemplate: string, config: TemplateConfig, read: TemplateReader): TemplateEntry {
+  if (!config?.name) throw new JanusError('REGISTRATION', `resource template "${uriTemplate}" needs a name`);
+  if (typeof read !== 'function') throw new JanusError('REGISTRATION', `resource template "${uriTemplate}" needs a reader function`);
+  const { match, variables } = compileTemplate(uriTemplate);
+  return { uriTemplate, config, read, match, variables, wire: describe(config, { uriTemplate }) };
+}
+
+/**
+ * RFC 6570 matching for the expressions resource URIs use: `{var}` (one segment),
+ * `{+var}` / `{#var}` (reserved, may span `/`), `{/var}` (path segment) and `{?a,b}` /
+ * `{&a}` (query parameters, optional).
+ */
+export function compileTemplate(template: string): { match: (uri: string) => Record<string, string> | undefined; variables: string[] } {
+  const variables: string[] = [];
+  const queryVars: string[] = [];
+  let pattern = '^';
+  let last = 0;
+  for (const m of template.matchAll(/\{([+#/?&]?)([^}]+)\}/g)) {
+    pattern += escape(template.slice(last, m.index));
+    last = m.index! + m[0].length;
+    const op = m[1]!;
+    const names = m[2]!.split(',').map((n) => n.replace(/\*$/, '').split(':')[0]!.trim());
+    if (op === '?' || op === '&') {
+      queryVars.push(...names);
+      variables.push(...names);
+      pattern += '(?:[?&].*)?';
+      continue;
+    }
+    for (const [i, name] of names.entries()) {
+      variables.push(name);
+      const sep = i === 0 ? (op === '/' ? '/' : op === '#' ? '#' : '') : op === '/' ? '/' : ',';
+      pattern += escape(sep) + (op === '+' || op === '#' ? '(.+?)' : '([^/?#,]+)');
+    }
+  }
+  pattern += escape(template.slice(last)) + '$';
+  const re = new RegExp(pattern);
+  const pathVars = variables.filter((v) => !queryVars.includes(v));
+  return {
+    variables,
+    match(uri) {
+      const m = re.exec(uri);
+      if (!m) return undefined;
+      const out: Record<string, string> = {};
+      pathVars.forEach((v, i) => (out[v] = safeDecode(m[i + 1]!)));
+      if (queryVars.length) {
+        const q = uri.indexOf('?');
+        if (q >= 0) {
+          const params = new URLSearchParams(uri.slice(q + 1).split('#')[0]);
+          for (const v of queryVars) {
+            const val = params.get(v);
+            if (val !== null) out[v] = val;
+          }
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Normalizes what a reader returned into `ReadResourceResult` contents. */
+export function toReadResult(uri: string, mimeType: string | undefined, value: ResourceReturn): ReadResourceResult {
+  if (typeof value === 'string') return { contents: [withMime({ uri, text: value }, mimeType)] };
+  if (value instanceof Uint8Array) return { contents: [withMime({ uri, blob: bytesToBase64(value) }, mimeType)] };
+  if (Array.isArray(value)) return { contents: value };
+  if (value && Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
+  if (value && typeof (value as ResourceContents).uri === 'string') return { contents: [value as ResourceContents] };
+  throw new McpError(ErrorCode.InternalError, `resource reader for "${uri}" returned nothing readable`);
+}
+
+function withMime<T extends ResourceContents>(c: T, mimeType: string | undefined): T {
+  return mimeType ? { ...c, mimeType } : c;
+}

@@ -1,0 +1,210 @@
+/**
+ * Stateless-era dispatch (2026-07-28): every request stands alone. The envelope is read
+ * per request; results carry `resultType`, serverInfo in `_meta`, and cache hints where
+ * the schema requires them. Never imports legacy code.
+ */
+import { ErrorCode, McpError } from '../../protocol/errors.js';
+import { errorResponse, resultResponse, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { META } from '../../protocol/meta.js';
+import type { SubscriptionFilter } from '../../protocol/types.js';
+import { Call, type Asker } from '../call.js';
+import type { Inbound } from '../inbound.js';
+import type { Internals } from '../internals.js';
+import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
+import type { ListenHub, Listener } from './listen.js';
+import { MrtrRound } from './mrtr.js';
+import type { RequestStateCodec } from './request-state.js';
+
+type Params = Record<string, unknown>;
+
+export interface ModernDeps extends Internals {
+  readonly codec: RequestStateCodec;
+  readonly hub: ListenHub;
+  /** In-flight requests of a channel that cancels by notification (stdio), if any. */
+  inflightFor(inbound: Inbound): Map<string | number, AbortController> | undefined;
+}
+
+type Kind = 'tools' | 'prompts' | 'resources' | 'completions';
+type Plain = (d: ModernDeps, p: Params, call: Call) => Params | Promise<Params>;
+/** The three methods that may answer input_required (mrtr.mdx). */
+type Asking = { target: (p: Params) => unknown; run: (d: ModernDeps, p: Params, call: Call) => Promise<Params> };
+
+const V = '2026-07-28' as const;
+
+const PLAIN: Record<string, { need?: Kind; cache?: true; run: Plain }> = {
+  'server/discover': { cache: true, run: (d) => discover(d) },
+  'tools/list': { need: 'tools', cache: true, run: (d, p) => d.ops.listTools(p, V) },
+  'prompts/list': { need: 'prompts', cache: true, run: (d, p) => d.ops.listPrompts(p, V) },
+  'resources/list': { need: 'resources', cache: true, run: (d, p) => d.ops.listResources(p, V) },
+  'resources/templates/list': { need: 'resources', cache: true, run: (d, p) => d.ops.listTemplates(p, V) },
+  'completion/complete': { need: 'completions', run: (d, p, c) => d.ops.complete(p, c) },
+};
+
+const ASKING: Record<string, { need: Kind } & Asking> = {
+  'tools/call': { need: 'tools', target: (p) => p.name, run: (d, p, c) => d.ops.callTool(p, c, V) },
+  'prompts/get': { need: 'prompts', target: (p) => p.name, run: (d, p, c) => d.ops.getPrompt(p, c, V) },
+  'resources/read': {
+    need: 'resources',
+    target: (p) => p.uri,
+    run: async (d, p, c) => {
+      const { result, cache } = await d.ops.readResource(p, c, V);
+      const hint = cache ?? d.cacheHint('resources/read');
+      return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope };
+    },
+  },
+};
+
+function discover(d: ModernDeps): Params {
+  const result: Params = { supportedVersions: SUPPORTED_VERSIONS, capabilities: d.capabilities(V) };
+  if (d.instructions !== undefined) result.instructions = d.instructions;
+  return result;
+}
+
+function complete(d: ModernDeps, result: Params): Params {
+  const meta = result._meta as Params | undefined;
+  return { ...result, resultType: 'complete', _meta: { ...meta, [META.serverInfo]: d.info } };
+}
+
+export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
+  let env: Envelope;
+  try {
+    env = readEnvelope(req.params);
+  } catch (e) {
+    return inbound.send(errorResponse(req.id, (e as McpError).toJSON()));
+  }
+  const params = req.params!;
+  if (req.method === 'subscriptions/listen') return listen(d, req, env, inbound);
+  const plain = PLAIN[req.method];
+  const asking = plain ? undefined : ASKING[req.method];
+  const need = plain?.need ?? asking?.need;
+  if ((!plain && !asking) || (need && !(need in d.capabilities(V)))) {
+    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
+  }
+  const inflight = d.inflightFor(inbound);
+  const controller = new AbortController();
+  const signal = inbound.signal ? AbortSignal.any([controller.signal, inbound.signal]) : controller.signal;
+  inflight?.set(req.id, controller);
+  let response;
+  try {
+    const result = plain
+      ? await plain.run(d, params, call(d, req, env, inbound, signal, NO_ASKS))
+      : await withInput(d, req, env, inbound, signal, controller, asking!);
+    if (plain?.cache) {
+      const hint = d.cacheHint(req.method);
+      result.ttlMs = hint.ttlMs;
+      result.cacheScope = hint.scope;
+    }
+    response = resultResponse(req.id, result.resultType === 'input_required' ? result : complete(d, result));
+  } catch (e) {
+    response = errorResponse(req.id, e instanceof McpError ? e.toJSON() : internal(d, e));
+  } finally {
+    inflight?.delete(req.id);
+  }
+  // A cancelled request gets no response; on HTTP its stream is gone anyway.
+  if (!signal.aborted || controller.signal.reason === ROUND_ENDED) inbound.send(response);
+}
+
+const ROUND_ENDED = Symbol('input_required');
+const NO_ASKS: Asker = {
+  ask: (method) => Promise.reject(new McpError(ErrorCode.InternalError, `${method} can only be asked during tools/call, prompts/get or resources/read`)),
+};
+
+function call(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, signal: AbortSignal, asker: Asker): Call {
+  return new Call({
+    requestId: req.id,
+    era: 'modern',
+    version: env.version,
+    client: { info: env.clientInfo, capabilities: env.capabilities },
+    meta: env.meta,
+    sessionId: undefined,
+    inbound,
+    signal,
+    logLevel: env.logLevel,
+    asker,
+  });
+}
+
+async function withInput(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, signal: AbortSignal, controller: AbortController, m: Asking): Promise<Params> {
+  const params = req.params!;
+  const target = String(m.target(params) ?? '');
+  const bind = { m: req.method, t: target, d: await d.codec.digest(req.method === 'tools/call' || req.method === 'prompts/get' ? params.arguments : null) };
+  const known: Params = {};
+  let lastAsked: string[] | undefined;
+  if (params.requestState !== undefined) {
+    const state = await d.codec.verify(params.requestState, bind);
+    Object.assign(known, state.a);
+    lastAsked = state.k;
+  }
+  const responses = params.inputResponses;
+  if (responses !== undefined) {
+    if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+      throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object keyed by input request');
+    }
+    // mrtr.mdx: unknown keys SHOULD be ignored; earlier rounds' answers come only from the signed state.
+    for (const [k, v] of Object.entries(responses)) if (!lastAsked || lastAsked.includes(k)) known[k] = v;
+  }
+  const round = new MrtrRound(known, env.capabilities);
+  const work = m.run(d, params, call(d, req, env, inbound, signal, round));
+  const finished = await Promise.race([work.then((r) => ({ r })), round.blocked.then(() => undefined)]);
+  if (finished) return finished.r;
+  // The handler is parked on an ask: end the round and let it unwind.
+  controller.abort(ROUND_ENDED);
+  const requestState = await d.codec.sign({ ...bind, x: Date.now() + d.codec.ttlMs, a: round.used, k: [...round.asked.keys()] });
+  return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };
+}
+
+async function listen(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound): Promise<void> {
+  const asked = req.params!.notifications;
+  if (!asked || typeof asked !== 'object' || Array.isArray(asked)) {
+    return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidParams, message: 'subscriptions/listen needs params.notifications' }));
+  }
+  const want = asked as SubscriptionFilter;
+  const caps = d.capabilities(env.version);
+  // Honour only what this server can deliver (subscriptions.mdx: the ack names the subset).
+  const filter: SubscriptionFilter = {};
+  if (want.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true;
+  if (want.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true;
+  if (want.resourcesListChanged === true && caps.resources?.listChanged) filter.resourcesListChanged = true;
+  if (Array.isArray(want.resourceSubscriptions) && caps.resources?.subscribe) {
+    filter.resourceSubscriptions = want.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+  }
+  const subscriptionId = req.id;
+  const inflight = d.inflightFor(inbound);
+  const controller = new AbortController();
+  inflight?.set(req.id, controller);
+  await new Promise<void>((resolve) => {
+    let graceful = false;
+    const listener: Listener = {
+      id: subscriptionId,
+      filter,
+      channel: inbound.session,
+      send: (m) => inbound.send(m),
+      end: () => {
+        graceful = true;
+        stop();
+      },
+    };
+    const stop = () => {
+      d.hub.remove(listener);
+      inflight?.delete(req.id);
+      inbound.signal?.removeEventListener('abort', stop);
+      controller.signal.removeEventListener('abort', stop);
+      if (graceful) inbound.send(resultResponse(req.id, { resultType: 'complete', _meta: { [META.subscriptionId]: subscriptionId } }));
+      resolve();
+    };
+    inbound.send({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: filter, _meta: { [META.subscriptionId]: subscriptionId } },
+    });
+    if (inbound.signal?.aborted) return stop();
+    inbound.signal?.addEventListener('abort', stop, { once: true });
+    controller.signal.addEventListener('abort', stop, { once: true });
+    d.hub.add(listener);
+  });
+}
+
+function internal(d: ModernDeps, e: unknown): { code: number; message: string } {
+  d.reportError(e);
+  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : 'Internal error' };
+}

@@ -1,0 +1,162 @@
+/**
+ * `createServer`: one definition of tools, prompts, resources and completions that serves
+ * every revision. The registry is built once; transports drive the core.
+ */
+import { JanusError } from '../protocol/errors.js';
+import type { Icon, Implementation, ServerCapabilities } from '../protocol/types.js';
+import type { Transport } from '../transports/transport.js';
+import { LocalBackplane, type Backplane } from './backplane.js';
+import { connectTransport, type Connection } from './connect.js';
+import { Core } from './core.js';
+import type { ServerCore } from './core-api.js';
+import { Operations } from './features/operations.js';
+import { definePrompt, type PromptConfig, type PromptHandler } from './features/prompts.js';
+import {
+  defineResource, defineTemplate, type CacheHint, type ResourceConfig, type ResourceReader, type TemplateConfig, type TemplateReader,
+} from './features/resources.js';
+import { defineTool, type ToolConfig, type ToolHandler } from './features/tools.js';
+import { RequestStateCodec, type RequestStateOptions } from './modern/request-state.js';
+import { Registry } from './registry.js';
+import type { SchemaInput } from './schema/convert.js';
+
+export interface ServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Sent in `initialize` and `server/discover`: how to use this server. */
+  instructions?: string;
+  /** Which eras to serve (default both). */
+  eras?: { legacy?: boolean; modern?: boolean };
+  /** Page size for list results (default: everything on one page). */
+  pageSize?: number;
+  /** Signing keys and lifetime of MRTR `requestState`. Give secrets when several instances serve one endpoint. */
+  requestState?: RequestStateOptions;
+  /** 2026-07-28 cache hints per method (default `{ ttlMs: 0, scope: 'private' }`). */
+  cache?: Partial<Record<'server/discover' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read', CacheHint>>;
+  /** Capabilities to declare beyond what the registry implies (e.g. `tools` before any tool exists, `experimental`, `extensions`). */
+  capabilities?: ServerCapabilities;
+  /** Shares registry changes and resource updates across instances (default: this process only). */
+  backplane?: Backplane;
+  /** Errors with no peer to report to (handler bugs, transport failures). Default: stderr. */
+  onError?: (error: unknown) => void;
+}
+
+/** A registered definition; changing or removing it tells connected clients. */
+export interface Registration<C> {
+  update(config: Partial<C>): void;
+  remove(): void;
+}
+
+const CORE = Symbol('janus.core');
+
+export class Server {
+  private readonly registry = new Registry();
+  private readonly [CORE]: Core;
+  private closed = false;
+
+  constructor(options: ServerOptions) {
+    if (!options?.name || !options.version) throw new JanusError('REGISTRATION', 'createServer needs { name, version }');
+    const info: Implementation = { name: options.name, version: options.version };
+    for (const k of ['title', 'description', 'websiteUrl', 'icons'] as const) if (options[k] !== undefined) (info as unknown as Record<string, unknown>)[k] = options[k];
+    this[CORE] = new Core({
+      info,
+      instructions: options.instructions,
+      registry: this.registry,
+      ops: new Operations(this.registry, { pageSize: options.pageSize }),
+      codec: new RequestStateCodec(options.requestState),
+      backplane: options.backplane ?? new LocalBackplane(),
+      eras: { legacy: options.eras?.legacy ?? true, modern: options.eras?.modern ?? true },
+      extraCapabilities: options.capabilities,
+      cache: (options.cache ?? {}) as Record<string, CacheHint>,
+      onError: options.onError ?? ((e) => console.error('[janus-mcp]', e)),
+    });
+    this.registry.onChange = (kind) => this[CORE].publish({ type: 'list_changed', kind });
+  }
+
+  /** Registers a tool. The handler gets the validated arguments and the request context. */
+  tool<S extends SchemaInput | undefined>(name: string, config: ToolConfig<S>, handler: ToolHandler<S>): Registration<ToolConfig<S>>;
+  tool(name: string, handler: ToolHandler<undefined>): Registration<ToolConfig<undefined>>;
+  tool(name: string, a: ToolConfig | ToolHandler<any>, b?: ToolHandler<any>): Registration<ToolConfig> {
+    const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
+    let current = defineTool(name, config, handler);
+    this.registry.add('tools', name, current);
+    return {
+      update: (patch) => {
+        current = defineTool(name, { ...current.config, ...patch }, handler);
+        this.registry.replace('tools', name, current);
+      },
+      remove: () => void this.registry.remove('tools', name),
+    };
+  }
+
+  prompt(name: string, config: PromptConfig, handler: PromptHandler): Registration<PromptConfig>;
+  prompt(name: string, handler: PromptHandler): Registration<PromptConfig>;
+  prompt(name: string, a: PromptConfig | PromptHandler, b?: PromptHandler): Registration<PromptConfig> {
+    const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
+    let current = definePrompt(name, config, handler);
+    this.registry.add('prompts', name, current);
+    return {
+      update: (patch) => {
+        current = definePrompt(name, { ...current.config, ...patch }, handler);
+        this.registry.replace('prompts', name, current);
+      },
+      remove: () => void this.registry.remove('prompts', name),
+    };
+  }
+
+  /** Registers a resource with fixed text, or a reader called on each `resources/read`. */
+  resource(uri: string, config: ResourceConfig, read: ResourceReader | string): Registration<ResourceConfig> {
+    let current = defineResource(uri, config, read);
+    this.registry.add('resources', uri, current);
+    return {
+      update: (patch) => {
+        current = defineResource(uri, { ...current.config, ...patch }, current.read);
+        this.registry.replace('resources', uri, current);
+      },
+      remove: () => void this.registry.remove('resources', uri),
+    };
+  }
+
+  /** Registers an RFC 6570 resource template; `read` gets the URI and its variables. */
+  resourceTemplate(uriTemplate: string, config: TemplateConfig, read: TemplateReader): Registration<TemplateConfig> {
+    let current = defineTemplate(uriTemplate, config, read);
+    this.registry.add('templates', uriTemplate, current);
+    return {
+      update: (patch) => {
+        current = defineTemplate(uriTemplate, { ...current.config, ...patch }, read);
+        this.registry.replace('templates', uriTemplate, current);
+      },
+      remove: () => void this.registry.remove('templates', uriTemplate),
+    };
+  }
+
+  /** Tells subscribers (legacy `resources/subscribe`, modern `subscriptions/listen`) that a resource changed. */
+  resourceUpdated(uri: string): void {
+    this[CORE].publish({ type: 'resource_updated', uri });
+  }
+
+  /** Serves one message transport (stdio, in-memory). A transport carries one legacy session at most. */
+  connect(transport: Transport): Promise<Connection> {
+    if (this.closed) return Promise.reject(new JanusError('TRANSPORT_CLOSED', 'server is closed'));
+    return connectTransport(this[CORE], transport);
+  }
+
+  /** Ends every session and listen stream (listen streams get their graceful final result). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this[CORE].close();
+  }
+}
+
+export function createServer(options: ServerOptions): Server {
+  return new Server(options);
+}
+
+/** Internal: the core a transport drives. */
+export function coreOf(server: Server): ServerCore {
+  return server[CORE];
+}

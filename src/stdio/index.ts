@@ -1,0 +1,15 @@
+/** `janus-mcp/stdio`: serve a server over this process's stdin/stdout. */
+import type { Connection } from '../server/connect.js';
+import type { Server } from '../server/server.js';
+import { StdioTransport, type StdioTransportOptions } from '../transports/stdio.js';
+
+export { StdioTransport } from '../transports/stdio.js';
+export type { StdioTransportOptions } from '../transports/stdio.js';
+
+/**
+ * Serves `server` on stdin/stdout until stdin ends. Nothing but protocol messages goes to
+ * stdout: diagnostics go to stderr.
+ */
+export function serveStdio(server: Server, options: StdioTransportOptions = {}): Promise<Connection> {
+  return server.connect(new StdioTransport(options));
+}

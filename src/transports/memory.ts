@@ -1,0 +1,46 @@
+/** An in-memory transport pair: what one side sends, the other receives (as a JSON copy, like a wire). */
+import { JanusError } from '../protocol/errors.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { Transport, TransportHandlers } from './transport.js';
+
+class MemoryTransport implements Transport {
+  peer!: MemoryTransport;
+  private handlers: TransportHandlers | undefined;
+  private queue: unknown[] = [];
+  closed = false;
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    this.handlers = handlers;
+    const queued = this.queue;
+    this.queue = [];
+    for (const m of queued) handlers.onMessage(m);
+  }
+
+  deliver(value: unknown): void {
+    if (this.closed) return;
+    if (this.handlers) this.handlers.onMessage(value);
+    else this.queue.push(value);
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'in-memory transport is closed');
+    const copy = JSON.parse(JSON.stringify(message)) as unknown;
+    // Deliver asynchronously, as a real wire would.
+    queueMicrotask(() => this.peer.deliver(copy));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.handlers?.onClose?.();
+    void this.peer.close();
+  }
+}
+
+export function createMemoryPair(): [Transport, Transport] {
+  const a = new MemoryTransport();
+  const b = new MemoryTransport();
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}

@@ -1,0 +1,104 @@
+/**
+ * stdio transport: newline-delimited JSON over a readable and a writable stream. On the
+ * server side these are the process's stdin and stdout, and nothing but protocol
+ * messages is ever written to stdout.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { JanusError } from '../protocol/errors.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { LineDecoder } from './ndjson.js';
+import type { Transport, TransportHandlers } from './transport.js';
+
+export interface StdioTransportOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Longest accepted line (default 16 MiB). */
+  maxLineBytes?: number;
+}
+
+export class StdioTransport implements Transport {
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly maxLineBytes: number;
+  private handlers: TransportHandlers | undefined;
+  private closed = false;
+  private closeSignalled = false;
+  private drained: Promise<void> | undefined;
+  private readonly listeners: Array<[Readable | Writable, string, (...a: any[]) => void]> = [];
+
+  constructor(options: StdioTransportOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
+  }
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    if (this.handlers) throw new JanusError('CONNECTION', 'stdio transport already started');
+    this.handlers = handlers;
+    const decoder = new LineDecoder(
+      this.maxLineBytes,
+      (line) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch (e) {
+          handlers.onParseError?.(e as Error);
+          return;
+        }
+        handlers.onMessage(value);
+      },
+      () => handlers.onParseError?.(new Error(`line longer than ${this.maxLineBytes} bytes`)),
+    );
+    this.input.setEncoding('utf8');
+    this.on(this.input, 'data', (chunk: string) => decoder.push(chunk));
+    // EOF means the peer is done sending; replies to what it already sent may still go out.
+    this.on(this.input, 'end', () => {
+      decoder.end();
+      this.signalClose();
+    });
+    this.on(this.input, 'error', (e: Error) => handlers.onError?.(e));
+    this.on(this.output, 'error', (e: Error) => {
+      handlers.onError?.(e);
+      void this.close();
+    });
+    this.input.resume();
+  }
+
+  private on(target: Readable | Writable, event: string, fn: (...a: any[]) => void): void {
+    target.on(event, fn);
+    this.listeners.push([target, event, fn]);
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'stdio transport is closed');
+    if (this.drained) await this.drained;
+    // Writes are ordered by the stream; awaiting 'drain' only applies backpressure.
+    if (!this.output.write(JSON.stringify(message) + '\n')) {
+      this.drained ??= new Promise<void>((resolve) => {
+        const done = () => {
+          this.drained = undefined;
+          this.output.off('drain', done);
+          this.output.off('close', done);
+          resolve();
+        };
+        this.output.on('drain', done);
+        this.output.on('close', done);
+      });
+    }
+  }
+
+  private signalClose(): void {
+    if (this.closeSignalled) return;
+    this.closeSignalled = true;
+    this.handlers?.onClose?.();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [target, event, fn] of this.listeners) target.off(event, fn);
+    this.listeners.length = 0;
+    this.input.pause();
+    this.signalClose();
+  }
+}

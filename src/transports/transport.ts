@@ -1,0 +1,22 @@
+/**
+ * A message transport carries JSON-RPC messages both ways over one connection (stdio, an
+ * in-memory pair). It knows no MCP method names. Writes are serialized; `close()` is
+ * idempotent. HTTP is request-scoped and has its own handler in `transports/http/`.
+ */
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+
+export interface TransportHandlers {
+  /** One decoded JSON value: a message, or an array (a 2025-03-26 batch). */
+  onMessage(message: unknown): void;
+  /** A frame that was not JSON; the receiver answers -32700. */
+  onParseError?(error: Error): void;
+  /** The peer went away or `close()` was called. Called once. */
+  onClose?(): void;
+  onError?(error: Error): void;
+}
+
+export interface Transport {
+  start(handlers: TransportHandlers): Promise<void>;
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void>;
+  close(): Promise<void>;
+}
