@@ -6,6 +6,7 @@
  * key verifies, which is how keys rotate.
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
 
 export interface StatePayload {
   /** Method and target (tool/prompt name or URI) the state belongs to. */
@@ -40,15 +41,6 @@ function b64url(bytes: Uint8Array): string {
 function fromB64url(s: string): Uint8Array {
   const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
-
-/** JSON with sorted keys, so a digest does not depend on property order. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
 }
 
 export class RequestStateCodec {

@@ -1,0 +1,46 @@
+/**
+ * The client's view of a transport. Message transports (stdio, in-memory) share one
+ * stream for everything; HTTP is request-scoped (each POST has its own response stream,
+ * and headers travel per request). Both fit this shape.
+ */
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { LegacyVersion } from '../protocol/versions.js';
+
+export interface ChannelHandlers {
+  /** Server requests and notifications (and, on stdio, anything not answering a pending request). */
+  onMessage(message: JsonRpcMessage): void;
+  /** The channel is gone (process exited, streams closed). */
+  onClose(error?: Error): void;
+}
+
+export interface SendOptions {
+  /** Extra HTTP headers (ignored by message channels). */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ClientChannel {
+  readonly kind: 'stdio' | 'http' | 'sse' | 'memory';
+  start(handlers: ChannelHandlers): Promise<void>;
+  /**
+   * Sends a request and resolves with its response (an error response resolves too: the
+   * caller decides). Messages sent before the response on the request's own stream are
+   * delivered to `onMessage` first. Rejects with a `ChannelError` when the transport fails.
+   */
+  request(request: JsonRpcRequest, options?: SendOptions): Promise<JsonRpcResponse>;
+  /** Sends a notification, or a response to a server request. */
+  send(message: JsonRpcNotification | JsonRpcResponse, options?: SendOptions): Promise<void>;
+  /** Legacy HTTP: the negotiated version, sent as MCP-Protocol-Version from now on. */
+  setLegacyVersion?(version: LegacyVersion): void;
+  /** Legacy HTTP: opens the standalone GET stream for unsolicited messages (if the server offers one). */
+  openEventStream?(): void;
+  close(): Promise<void>;
+}
+
+/** A transport-level failure, with the HTTP status and body when there was one. */
+export class ChannelError extends Error {
+  constructor(message: string, readonly status?: number, readonly body?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChannelError';
+  }
+}

@@ -1,0 +1,50 @@
+/** `connect(target, options)`: make the channel for a target, then detect the era. */
+import { JanusError } from '../protocol/errors.js';
+import type { Transport } from '../transports/transport.js';
+import type { ClientChannel } from './channel.js';
+import { MessageChannel } from './channels/message.js';
+import { spawnChannel, type SpawnOptions } from './channels/spawn.js';
+import { Client } from './client.js';
+import type { ConnectOptions, Target } from './options.js';
+
+function isChannel(t: unknown): t is ClientChannel {
+  return typeof t === 'object' && t !== null && 'request' in t && 'start' in t && 'kind' in t;
+}
+
+function isTransport(t: unknown): t is Transport {
+  return typeof t === 'object' && t !== null && 'start' in t && 'send' in t && 'close' in t;
+}
+
+export async function channelFor(target: Target, options: ConnectOptions): Promise<ClientChannel> {
+  if (target instanceof URL || (typeof target === 'string' && /^https?:\/\//i.test(target))) {
+    const { HttpChannel } = await import('./channels/http.js');
+    return new HttpChannel(new URL(String(target)), { headers: options.headers, fetch: options.fetch });
+  }
+  if (typeof target === 'string') {
+    // A command line: split on whitespace (quote-free); pass { command, args } for anything subtler.
+    const [command, ...args] = target.trim().split(/\s+/);
+    if (!command) throw new JanusError('CONNECTION', 'empty command');
+    return spawnChannel({ command, args }).channel;
+  }
+  if (isChannel(target)) return target;
+  if (isTransport(target)) return new MessageChannel(target, 'memory');
+  if (typeof target === 'object' && target !== null && typeof (target as SpawnOptions).command === 'string') {
+    return spawnChannel(target as SpawnOptions).channel;
+  }
+  throw new JanusError('CONNECTION', 'connect() needs a URL, a command or a transport');
+}
+
+/**
+ * Connects to an MCP server of any revision: a URL (Streamable HTTP, falling back to the
+ * deprecated HTTP+SSE), a command to spawn (stdio), or a transport. Detects the era unless
+ * `protocolVersion` or `era` is given.
+ */
+export async function connect(target: Target, options: ConnectOptions = {}): Promise<Client> {
+  const client = new Client(await channelFor(target, options), options);
+  try {
+    return await client.connect();
+  } catch (e) {
+    await client.close().catch(() => {});
+    throw e;
+  }
+}

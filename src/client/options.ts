@@ -1,0 +1,52 @@
+/** What `connect()` accepts. */
+import type { Era, ProtocolVersion } from '../protocol/versions.js';
+import type {
+  CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, LoggingLevel, Root,
+} from '../protocol/types.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { Transport } from '../transports/transport.js';
+import type { ClientChannel } from './channel.js';
+import type { SpawnOptions } from './channels/spawn.js';
+
+/** Where the server is: a URL (Streamable HTTP, falling back to HTTP+SSE), a command to spawn (stdio), or a transport. */
+export type Target = string | URL | SpawnOptions | Transport | ClientChannel;
+
+export interface HandlerContext {
+  /** The era and version of the exchange that asked. */
+  readonly era: Era;
+  readonly protocolVersion: ProtocolVersion;
+  /** Aborts when the request that asked is cancelled or the client closes. */
+  readonly signal: AbortSignal;
+}
+
+export interface ConnectOptions {
+  clientInfo?: Implementation;
+  /** Pins the protocol version and skips era detection. */
+  protocolVersion?: ProtocolVersion;
+  /** A verdict from an earlier detection for this server; skips the probe. */
+  era?: Era;
+  /** Answers elicitation (form and URL) in both eras. Declares the `elicitation` capability. */
+  onElicit?: (params: ElicitParams, ctx: HandlerContext) => ElicitResult | Promise<ElicitResult>;
+  /** Answers sampling in both eras. Declares the `sampling` capability. */
+  onSample?: (params: CreateMessageParams, ctx: HandlerContext) => CreateMessageResult | Promise<CreateMessageResult>;
+  /** Declare `sampling.tools` (the handler can take `tools`/`toolChoice`). */
+  sampleWithTools?: boolean;
+  /** Answers roots requests in both eras. Declares the `roots` capability. */
+  onRoots?: (ctx: HandlerContext) => Root[] | Promise<Root[]>;
+  /** Every notification the server sends (logs, list changes, resource updates, progress). */
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** Log level to ask for: legacy `logging/setLevel` after connecting, modern `_meta` on every request. */
+  logLevel?: LoggingLevel;
+  /** Per-request timeout in ms (default 60 000); progress resets it. */
+  timeoutMs?: number;
+  /** stdio: how long the `server/discover` probe waits before assuming a legacy server (default 3000). */
+  probeTimeoutMs?: number;
+  /** Most `input_required` rounds one request may take (default 10). */
+  maxInputRounds?: number;
+  /** Extra HTTP headers on every request (e.g. Authorization). */
+  headers?: Record<string, string>;
+  /** The fetch implementation for HTTP (default: global fetch). */
+  fetch?: typeof fetch;
+  /** Honour 2026-07-28 cache hints (ttlMs/cacheScope) with an in-memory response cache. */
+  cache?: boolean;
+}
