@@ -130,10 +130,11 @@ export class Client {
 
   /** @internal A modern request with the envelope, headers and the input_required loop. */
   async modernRequest(method: string, params: Params, options: CallOptions = {}, version: string = this.verdict?.version ?? '2026-07-28', id?: number): Promise<Params> {
-    const caps = clientCapabilities(this.options, version as ProtocolVersion);
+    let caps = clientCapabilities(this.options, version as ProtocolVersion);
     const http = this.channel.kind === 'http';
     const maxRounds = this.options.maxInputRounds ?? 10;
     let retriedHeaders = false;
+    let retriedVersion = false;
     let current = params;
     for (let round = 0; ; round++) {
       const body = envelope(current, version, caps, this.clientInfo, this.logLevel);
@@ -146,6 +147,18 @@ export class Client {
           await this.listTools().catch(() => {});
           round--;
           continue;
+        }
+        // versioning.mdx: a client may skip discover and handle -32022 inline, retrying with a mutual version.
+        if (response.error.code === ErrorCode.UnsupportedProtocolVersion && !retriedVersion) {
+          const supported = (response.error.data as { supported?: unknown } | undefined)?.supported;
+          const mutual = Array.isArray(supported) ? supported.find((s) => isModernVersion(s)) : undefined;
+          if (mutual) {
+            retriedVersion = true;
+            version = mutual;
+            if (this.verdict?.era === 'modern') this.verdict = { ...this.verdict, version: mutual };
+            round--;
+            continue;
+          }
         }
         throw McpError.from(response.error);
       }
@@ -180,7 +193,7 @@ export class Client {
       const headers = readHeaderParams(tool.inputSchema);
       if (!headers.ok) {
         if (this.era === 'modern' && this.channel.kind === 'http') {
-          (this.options as { onWarning?: (m: string) => void }).onWarning?.(`dropping tool ${tool.name}: ${headers.reason}`);
+          (this.options.onWarning ?? console.warn)(`dropping tool ${tool.name}: ${headers.reason}`);
           continue;
         }
       } else {

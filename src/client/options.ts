@@ -47,6 +47,8 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   /** The fetch implementation for HTTP (default: global fetch). */
   fetch?: typeof fetch;
+  /** Things worth a log line that are not errors (e.g. a tool dropped for invalid `x-mcp-header` annotations). Default: stderr. */
+  onWarning?: (message: string) => void;
   /** Honour 2026-07-28 cache hints (ttlMs/cacheScope) with an in-memory response cache. */
   cache?: boolean;
 }

@@ -66,3 +66,21 @@ export class JanusError extends Error {
     this.code = code;
   }
 }
+
+/** A URL elicitation the client must complete before the request can be served (2025-11-25 client/elicitation.mdx). */
+export interface UrlElicitation {
+  message: string;
+  url: string;
+  elicitationId: string;
+}
+
+/**
+ * `-32042` (2025-11-25 only): thrown by a handler that cannot proceed until the user has
+ * visited one or more URLs. On 2026-07-28 use `ctx.elicitUrl`, which becomes an
+ * `input_required` round instead.
+ */
+export class UrlElicitationRequiredError extends McpError {
+  constructor(elicitations: UrlElicitation[], message = 'This request requires URL elicitation') {
+    super(ErrorCode.UrlElicitationRequired, message, { elicitations: elicitations.map((e) => ({ mode: 'url', ...e })) });
+  }
+}

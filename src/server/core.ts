@@ -44,7 +44,7 @@ export class Core implements ServerCore, ModernDeps, Internals {
   readonly ops: Operations;
   readonly codec: RequestStateCodec;
   readonly hub = new ListenHub();
-  readonly sessions = new Set<Session>();
+  readonly sessions = new Map<string, Session>();
   private readonly capsCache = new Map<string, ServerCapabilities>();
   private capsVersion = -1;
   private readonly unsubscribe: () => void;
@@ -103,8 +103,8 @@ export class Core implements ServerCore, ModernDeps, Internals {
   }
 
   openSession(host: SessionHost): LegacySession {
-    const session = new Session(host, (s) => this.sessions.delete(s));
-    this.sessions.add(session);
+    const session = new Session(host, (s) => this.sessions.delete(s.id));
+    this.sessions.set(session.id, session);
     return session;
   }
 
@@ -171,18 +171,26 @@ export class Core implements ServerCore, ModernDeps, Internals {
   private deliver(event: ServerEvent): void {
     if (event.type === 'list_changed') {
       const method = `notifications/${event.kind}/list_changed`;
-      for (const s of this.sessions) {
+      for (const s of this.sessions.values()) {
         if (s.initialized) send(s, { jsonrpc: '2.0', method });
       }
       this.hub.listChanged(event.kind);
     } else {
-      for (const s of this.sessions) {
+      for (const s of this.sessions.values()) {
         if (s.initialized && s.subscriptions?.has(event.uri)) {
           send(s, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
         }
       }
       this.hub.resourceUpdated(event.uri);
     }
+  }
+
+  /** Sends to one session if it speaks at least `since`; false when there is no such session. */
+  notifySession(id: string, since: ProtocolVersion, message: JsonRpcMessage): boolean {
+    const s = this.sessions.get(id);
+    if (!s?.initialized || s.protocolVersion! < since) return false;
+    send(s, message);
+    return true;
   }
 
   /** Ends the listen streams opened on a session's channel (its peer stopped sending). */
@@ -193,7 +201,7 @@ export class Core implements ServerCore, ModernDeps, Internals {
   close(): void {
     this.unsubscribe();
     this.hub.endAll();
-    for (const s of [...this.sessions]) s.close();
+    for (const s of [...this.sessions.values()]) s.close();
   }
 }
 

@@ -12,4 +12,5 @@ export type { SchemaInput, StandardSchema, JsonSchemaObject } from './schema/con
 export type { RequestStateOptions } from './modern/request-state.js';
 export type { Backplane, ServerEvent } from './backplane.js';
 export { LocalBackplane } from './backplane.js';
-export { McpError, JanusError, ErrorCode } from '../protocol/errors.js';
+export { McpError, JanusError, ErrorCode, UrlElicitationRequiredError } from '../protocol/errors.js';
+export type { UrlElicitation } from '../protocol/errors.js';

@@ -138,6 +138,14 @@ export class Server {
     this[CORE].publish({ type: 'resource_updated', uri });
   }
 
+  /**
+   * Tells a 2025-11-25 session that an out-of-band URL elicitation finished
+   * (`notifications/elicitation/complete`); a no-op for sessions of other revisions.
+   */
+  elicitationComplete(sessionId: string, elicitationId: string): boolean {
+    return this[CORE].notifySession(sessionId, '2025-11-25', { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
+  }
+
   /** Serves one message transport (stdio, in-memory). A transport carries one legacy session at most. */
   connect(transport: Transport): Promise<Connection> {
     if (this.closed) return Promise.reject(new JanusError('TRANSPORT_CLOSED', 'server is closed'));
