@@ -16,7 +16,7 @@ import { readHeaderParams, type HeaderParam } from '../protocol/x-mcp-header.js'
 import { ResponseCache } from './cache.js';
 import { clientCapabilities } from './capabilities.js';
 import type { ClientChannel } from './channel.js';
-import { detectEra, type Verdict } from './detect.js';
+import { detectEra, fromDiscover, type Verdict } from './detect.js';
 import { envelope, modernHeaders } from './modern.js';
 import type { ConnectOptions, HandlerContext } from './options.js';
 import { ClientPeer, unwrap, type CallOptions } from './peer.js';
@@ -50,7 +50,8 @@ export class Client {
 
   private makePeer(channel: ClientChannel): ClientPeer {
     return new ClientPeer(channel, {
-      onServerRequest: (req: JsonRpcRequest) => answerServer(this.options, req.method, req.params ?? {}, this.handlerContext(this.closer.signal)),
+      onServerRequest: (req: JsonRpcRequest, signal: AbortSignal) =>
+        answerServer(this.options, req.method, req.params ?? {}, this.handlerContext(AbortSignal.any([signal, this.closer.signal]))),
       onNotification: (n) => this.notified(n),
       // Modern HTTP cancels by closing the request's stream; everything else says so.
       cancelsByNotification: () => this.verdict?.era !== 'modern' || this.channel.kind !== 'http',
@@ -163,6 +164,7 @@ export class Client {
         throw McpError.from(response.error);
       }
       const result = response.result;
+      this.learnServerInfo(result);
       const type = result.resultType;
       if (type === undefined || type === 'complete') return result;
       if (type !== 'input_required' || !ASKING.has(method)) {
@@ -181,6 +183,14 @@ export class Client {
       if (typeof result.requestState === 'string') next.requestState = result.requestState;
       current = next;
     }
+  }
+
+  /** Every modern result names the server in `_meta`; a pinned client learns it from there. */
+  private learnServerInfo(result: Params): void {
+    const v = this.verdict;
+    if (!v || v.era !== 'modern' || v.serverInfo) return;
+    const info = (result._meta as Params | undefined)?.[META.serverInfo];
+    if (info && typeof info === 'object') this.verdict = { ...v, serverInfo: info as Implementation };
   }
 
   // ---- tools ----
@@ -269,7 +279,9 @@ export class Client {
   /** `server/discover` (modern servers only). */
   async discover(): Promise<Params> {
     if (this.era !== 'modern') throw new JanusError('PROTOCOL', 'server/discover needs a 2026-07-28 server');
-    return this.modernRequest('server/discover', {});
+    const result = await this.modernRequest('server/discover', {});
+    fromDiscover(this, this.protocolVersion, result);
+    return result;
   }
 
   /** Legacy: tells the server the roots changed. */

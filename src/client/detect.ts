@@ -91,7 +91,7 @@ async function probe(client: Client, options: ConnectOptions): Promise<Verdict> 
   throw new JanusError('ERA_DETECTION', 'version negotiation did not settle');
 }
 
-function fromDiscover(client: Client, version: ProtocolVersion, result: Params): Verdict {
+export function fromDiscover(client: Client, version: ProtocolVersion, result: Params): Verdict {
   const verdict: Verdict = {
     era: 'modern',
     version,
@@ -103,6 +103,11 @@ function fromDiscover(client: Client, version: ProtocolVersion, result: Params):
   return verdict;
 }
 
+/**
+ * A modern verdict. When the era or version was given up front nothing is sent now (the
+ * caller asked to skip the probe): serverInfo is learnt from the first result's `_meta`,
+ * capabilities and instructions from `client.discover()`.
+ */
 async function modern(client: Client, version: ProtocolVersion, discover: boolean): Promise<Verdict> {
   const provisional: Verdict = { era: 'modern', version, serverInfo: undefined, capabilities: {}, instructions: undefined };
   client.setVerdict(provisional);

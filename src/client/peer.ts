@@ -24,7 +24,7 @@ export interface CallOptions {
 }
 
 export interface PeerHooks {
-  onServerRequest(request: JsonRpcRequest): Promise<Record<string, unknown>>;
+  onServerRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>>;
   onNotification(notification: JsonRpcNotification): void;
   /** Whether cancellation is told with notifications/cancelled (legacy, modern stdio) or by closing the stream (modern HTTP). */
   cancelsByNotification(): boolean;
@@ -35,6 +35,8 @@ let tokenSeq = 0;
 export class ClientPeer {
   private nextId = 1;
   private readonly progress = new Map<string | number, (p: Progress) => void>();
+  /** Server requests being answered, so the server can cancel them. */
+  private readonly serving = new Map<string | number, AbortController>();
 
   constructor(readonly channel: ClientChannel, private readonly hooks: PeerHooks, private readonly defaultTimeoutMs: number) {}
 
@@ -44,6 +46,11 @@ export class ClientPeer {
       void this.answer(message as JsonRpcRequest);
     } else if ('method' in message) {
       const n = message as JsonRpcNotification;
+      if (n.method === 'notifications/cancelled') {
+        // cancellation.mdx: the server gave up on its own request; stop the handler, send no response.
+        const id = n.params?.requestId as string | number | undefined;
+        if (id !== undefined) this.serving.get(id)?.abort(new JanusError('ABORTED', String(n.params?.reason ?? 'cancelled by the server')));
+      }
       if (n.method === 'notifications/progress') {
         const token = n.params?.progressToken as string | number | undefined;
         const fn = token === undefined ? undefined : this.progress.get(token);
@@ -54,13 +61,17 @@ export class ClientPeer {
   }
 
   private async answer(request: JsonRpcRequest): Promise<void> {
+    const controller = new AbortController();
+    this.serving.set(request.id, controller);
     let response: JsonRpcResponse;
     try {
-      response = resultResponse(request.id, await this.hooks.onServerRequest(request));
+      response = resultResponse(request.id, await this.hooks.onServerRequest(request, controller.signal));
     } catch (e) {
       response = errorResponse(request.id, e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      this.serving.delete(request.id);
     }
-    await this.channel.send(response).catch(() => {});
+    if (!controller.signal.aborted) await this.channel.send(response).catch(() => {});
   }
 
   newId(): number {

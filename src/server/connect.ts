@@ -17,7 +17,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export async function connectTransport(core: Core, transport: Transport, kind: TransportKind = 'stdio'): Promise<Connection> {
+export async function connectTransport(core: Core, transport: Transport, kind: TransportKind = 'stdio', graceMs = 5000): Promise<Connection> {
   const controller = new AbortController();
   const send = (m: JsonRpcMessage) => {
     transport.send(m).catch((e: unknown) => core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e })));
@@ -40,6 +40,8 @@ export async function connectTransport(core: Core, transport: Transport, kind: T
   const onClose = () => {
     core.endListeners(session);
     void (session as Session).inflight.settled().then(finish);
+    // A handler that never settles (one waiting on ctx.signal) must not keep the channel open.
+    setTimeout(finish, graceMs).unref?.();
   };
   await transport.start({
     onMessage: (m) => void core.handle(m, inbound),

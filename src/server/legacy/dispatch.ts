@@ -74,6 +74,12 @@ const FULL: Record<string, { need?: 'tools' | 'prompts' | 'resources' | 'complet
 
 const NEVER_READY: Record<string, true> = { initialize: true };
 
+/** 2024-11-05 had completion/complete but no `completions` capability: there, offering prompts or templates is enough. */
+function offers(s: Internals, need: string, v: LegacyVersion): boolean {
+  if (need === 'completions' && v < '2025-03-26') return s.ops.hasCompletions();
+  return need in s.capabilities(v);
+}
+
 /** Reaches the client through real server-to-client requests on the session. */
 class SessionAsker implements Asker {
   constructor(private readonly session: Session, private readonly inbound: Inbound, private readonly signal: AbortSignal) {}
@@ -114,7 +120,7 @@ export async function handleLegacyRequest(s: Internals, session: Session, req: J
   }
   const entry = FULL[req.method];
   const v = session.protocolVersion!;
-  if (!entry || NEVER_READY[req.method] || (entry.need && !(entry.need in s.capabilities(v)))) {
+  if (!entry || NEVER_READY[req.method] || (entry.need && !offers(s, entry.need, v))) {
     return send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
   }
   const controller = new AbortController();
