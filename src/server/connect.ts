@@ -37,8 +37,11 @@ export async function connectTransport(core: Core, transport: Transport, kind: T
   };
   // The peer stopped sending (stdin EOF): listen streams end, requests already in flight
   // still get their answers, then the session closes.
+  // server.close() closes the session; the transport goes with it.
+  (session as Session).onClosed(() => finish());
   const onClose = () => {
     core.endListeners(session);
+    (session as Session).failPending('the client closed its input');
     void (session as Session).inflight.settled().then(finish);
     // A handler that never settles (one waiting on ctx.signal) must not keep the channel open.
     setTimeout(finish, graceMs).unref?.();

@@ -8,6 +8,7 @@ class MemoryTransport implements Transport {
   private handlers: TransportHandlers | undefined;
   private queue: unknown[] = [];
   closed = false;
+  private closing = false;
 
   async start(handlers: TransportHandlers): Promise<void> {
     this.handlers = handlers;
@@ -23,14 +24,17 @@ class MemoryTransport implements Transport {
   }
 
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'in-memory transport is closed');
+    if (this.closing) throw new JanusError('TRANSPORT_CLOSED', 'in-memory transport is closed');
     const copy = JSON.parse(JSON.stringify(message)) as unknown;
     // Deliver asynchronously, as a real wire would.
     queueMicrotask(() => this.peer.deliver(copy));
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closing) return;
+    this.closing = true;
+    // Messages already sent still arrive, as on a real wire: deliveries are queued first.
+    await new Promise<void>((r) => queueMicrotask(r));
     this.closed = true;
     this.handlers?.onClose?.();
     void this.peer.close();

@@ -3,7 +3,7 @@
  * sprinkling checks: before `initialize` only it and `ping` exist; after it, until
  * `notifications/initialized`, only `ping`; then the full table.
  */
-import { ErrorCode, McpError } from '../../protocol/errors.js';
+import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
 import { errorResponse, resultResponse, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types.js';
@@ -80,20 +80,34 @@ function offers(s: Internals, need: string, v: LegacyVersion): boolean {
   return need in s.capabilities(v);
 }
 
+/** 2025-06-18 `PrimitiveSchemaDefinition`: flat properties of primitive types; multi-select arrived in 2025-11-25. */
+function primitiveOnly(schema: unknown): string | undefined {
+  const props = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  for (const [name, prop] of Object.entries(props)) {
+    if (!['string', 'number', 'integer', 'boolean'].includes(String(prop?.type))) return `field "${name}" has type ${JSON.stringify(prop?.type)}`;
+  }
+  return undefined;
+}
+
 /** Reaches the client through real server-to-client requests on the session. */
 class SessionAsker implements Asker {
   constructor(private readonly session: Session, private readonly inbound: Inbound, private readonly signal: AbortSignal) {}
   ask(method: Parameters<Asker['ask']>[0], params: Params, options: { timeoutMs?: number } | undefined): Promise<Params> {
     const v = this.session.protocolVersion!;
-    if (method === 'elicitation/create' && v < '2025-06-18') {
-      return Promise.reject(new McpError(ErrorCode.InvalidRequest, `elicitation needs protocol 2025-06-18 or later (session uses ${v})`));
+    // A failed ask is the handler's problem, not the client's request's: a local error
+    // (a tool reports it as isError), never a request that the revision cannot carry.
+    const refuse = (why: string) => Promise.reject(new JanusError('PROTOCOL', why));
+    if (method === 'elicitation/create') {
+      if (v < '2025-06-18') return refuse(`elicitation needs protocol 2025-06-18 or later (session uses ${v})`);
+      const problem = v < '2025-11-25' ? primitiveOnly(params.requestedSchema) : undefined;
+      if (problem) return refuse(`${problem}: protocol ${v} elicitation allows only string, number, integer, boolean and enum fields`);
     }
     if (!clientCan(this.session.clientCapabilities, method, params)) {
-      return Promise.reject(new McpError(ErrorCode.InvalidRequest, `the client did not declare the capability ${method} needs`));
+      return refuse(`the client did not declare the capability ${method} needs`);
     }
     let p = params;
     if (method === 'sampling/createMessage' && v < '2025-11-25' && (p.tools !== undefined || p.toolChoice !== undefined)) {
-      return Promise.reject(new McpError(ErrorCode.InvalidRequest, `sampling with tools needs protocol 2025-11-25 (session uses ${v})`));
+      return refuse(`sampling with tools needs protocol 2025-11-25 (session uses ${v})`);
     }
     if (method === 'elicitation/create' && p.mode === undefined && v >= '2025-11-25') p = { mode: 'form', ...p };
     return this.session.request(method, p, this.inbound, this.signal, options?.timeoutMs);
@@ -113,6 +127,7 @@ export async function handleLegacyRequest(s: Internals, session: Session, req: J
       return send(errorResponse(req.id, toWireError(s, e)));
     }
   }
+  if (session.closed) return send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'Session closed' }));
   if (req.method === 'ping') return send(resultResponse(req.id, EMPTY));
   if (!session.initialized) {
     const why = session.protocolVersion === undefined ? 'send initialize first' : 'send notifications/initialized first';

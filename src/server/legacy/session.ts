@@ -46,11 +46,17 @@ export class Session implements LegacySession {
   readonly inflight = new InflightMap();
   private pending: Map<RequestId, Pending> | undefined;
   private nextId = 0;
-  private onClose: ((s: Session) => void) | undefined;
+  private closeHooks: Array<(s: Session) => void> = [];
 
   constructor(readonly host: SessionHost, onClose?: (s: Session) => void) {
     this.id = crypto.randomUUID();
-    this.onClose = onClose;
+    if (onClose) this.closeHooks.push(onClose);
+  }
+
+  /** Runs once the session closes (immediately if it already has). */
+  onClosed(hook: (s: Session) => void): void {
+    if (this.closed) hook(this);
+    else this.closeHooks.push(hook);
   }
 
   /** Sends a server-to-client request on `via` (the stream of the request that caused it) and awaits the answer. */
@@ -95,13 +101,19 @@ export class Session implements LegacySession {
     return true;
   }
 
+  /** The peer can no longer answer (it stopped sending): fail our requests to it now. */
+  failPending(reason: string): void {
+    if (this.pending) for (const p of [...this.pending.values()]) p.reject(new JanusError('TRANSPORT_CLOSED', reason));
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
     for (const c of this.inflight.values()) c.abort(new JanusError('TRANSPORT_CLOSED', 'session closed'));
     this.inflight.clear();
-    if (this.pending) for (const p of [...this.pending.values()]) p.reject(new JanusError('TRANSPORT_CLOSED', 'session closed'));
-    this.onClose?.(this);
-    this.onClose = undefined;
+    this.failPending('session closed');
+    const hooks = this.closeHooks;
+    this.closeHooks = [];
+    for (const hook of hooks) hook(this);
   }
 }

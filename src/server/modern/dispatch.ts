@@ -60,9 +60,31 @@ function discover(d: ModernDeps): Params {
   return result;
 }
 
-function complete(d: ModernDeps, result: Params): Params {
+function withServerInfo(d: ModernDeps, result: Params): Params {
   const meta = result._meta as Params | undefined;
-  return { ...result, resultType: 'complete', _meta: { ...meta, [META.serverInfo]: d.info } };
+  return { ...result, _meta: { ...meta, [META.serverInfo]: d.info } };
+}
+
+function complete(d: ModernDeps, result: Params): Params {
+  return withServerInfo(d, { ...result, resultType: 'complete' });
+}
+
+/**
+ * -32042 does not exist in 2026-07-28 (basic/index.mdx §Error Codes): a handler that throws
+ * `UrlElicitationRequiredError` gets an input_required round of URL elicitations instead;
+ * the retry runs it again, and it decides from its own records whether the user finished.
+ */
+function urlRound(d: ModernDeps, e: McpError, env: Envelope): Params {
+  const list = ((e.data as { elicitations?: Array<Record<string, unknown>> } | undefined)?.elicitations ?? []);
+  const url = env.capabilities.elicitation as Record<string, unknown> | undefined;
+  if (!url || !('url' in url)) {
+    throw new McpError(ErrorCode.MissingRequiredClientCapability, 'This request needs URL elicitation', { requiredCapabilities: { elicitation: { url: {} } } });
+  }
+  const inputRequests: Params = {};
+  list.forEach((el, i) => {
+    inputRequests[`url-${String(el.elicitationId ?? i)}`] = { method: 'elicitation/create', params: { mode: 'url', message: el.message, url: el.url } };
+  });
+  return withServerInfo(d, { resultType: 'input_required', inputRequests });
 }
 
 export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
@@ -94,9 +116,17 @@ export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, in
       result.ttlMs = hint.ttlMs;
       result.cacheScope = hint.scope;
     }
-    response = resultResponse(req.id, result.resultType === 'input_required' ? result : complete(d, result));
+    response = resultResponse(req.id, result.resultType === 'input_required' ? withServerInfo(d, result) : complete(d, result));
   } catch (e) {
-    response = errorResponse(req.id, e instanceof McpError ? e.toJSON() : internal(d, e));
+    let error = e;
+    if (asking && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
+      try {
+        response = resultResponse(req.id, urlRound(d, e, env));
+      } catch (refused) {
+        error = refused;
+      }
+    }
+    response ??= errorResponse(req.id, error instanceof McpError ? error.toJSON() : internal(d, error));
   } finally {
     inflight?.delete(req.id);
   }
@@ -189,7 +219,7 @@ async function listen(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound
       inflight?.delete(req.id);
       inbound.signal?.removeEventListener('abort', stop);
       controller.signal.removeEventListener('abort', stop);
-      if (graceful) inbound.send(resultResponse(req.id, { resultType: 'complete', _meta: { [META.subscriptionId]: subscriptionId } }));
+      if (graceful) inbound.send(resultResponse(req.id, { resultType: 'complete', _meta: { [META.subscriptionId]: subscriptionId, [META.serverInfo]: d.info } }));
       resolve();
     };
     inbound.send({
