@@ -76,61 +76,45 @@ export class Server {
     this.registry.onChange = (kind) => this[CORE].publish({ type: 'list_changed', kind });
   }
 
+  /**
+   * Adds an entry and returns its handle: `update` rebuilds it from the merged config
+   * (validating again) and `remove` drops it; each change tells connected clients.
+   */
+  private register<C, E extends { config: C }>(map: 'tools' | 'prompts' | 'resources' | 'templates', key: string, define: (config: C) => E, config: C): Registration<C> {
+    let current = define(config);
+    this.registry.add(map, key, current as never);
+    return {
+      update: (patch) => {
+        current = define({ ...current.config, ...patch });
+        this.registry.replace(map, key, current as never);
+      },
+      remove: () => void this.registry.remove(map, key),
+    };
+  }
+
   /** Registers a tool. The handler gets the validated arguments and the request context. */
   tool<S extends SchemaInput | undefined>(name: string, config: ToolConfig<S>, handler: ToolHandler<S>): Registration<ToolConfig<S>>;
   tool(name: string, handler: ToolHandler<undefined>): Registration<ToolConfig<undefined>>;
   tool(name: string, a: ToolConfig | ToolHandler<any>, b?: ToolHandler<any>): Registration<ToolConfig> {
     const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
-    let current = defineTool(name, config, handler);
-    this.registry.add('tools', name, current);
-    return {
-      update: (patch) => {
-        current = defineTool(name, { ...current.config, ...patch }, handler);
-        this.registry.replace('tools', name, current);
-      },
-      remove: () => void this.registry.remove('tools', name),
-    };
+    return this.register('tools', name, (c: ToolConfig) => defineTool(name, c, handler), config);
   }
 
   prompt(name: string, config: PromptConfig, handler: PromptHandler): Registration<PromptConfig>;
   prompt(name: string, handler: PromptHandler): Registration<PromptConfig>;
   prompt(name: string, a: PromptConfig | PromptHandler, b?: PromptHandler): Registration<PromptConfig> {
     const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
-    let current = definePrompt(name, config, handler);
-    this.registry.add('prompts', name, current);
-    return {
-      update: (patch) => {
-        current = definePrompt(name, { ...current.config, ...patch }, handler);
-        this.registry.replace('prompts', name, current);
-      },
-      remove: () => void this.registry.remove('prompts', name),
-    };
+    return this.register('prompts', name, (c: PromptConfig) => definePrompt(name, c, handler), config);
   }
 
   /** Registers a resource with fixed text, or a reader called on each `resources/read`. */
   resource(uri: string, config: ResourceConfig, read: ResourceReader | string): Registration<ResourceConfig> {
-    let current = defineResource(uri, config, read);
-    this.registry.add('resources', uri, current);
-    return {
-      update: (patch) => {
-        current = defineResource(uri, { ...current.config, ...patch }, current.read);
-        this.registry.replace('resources', uri, current);
-      },
-      remove: () => void this.registry.remove('resources', uri),
-    };
+    return this.register('resources', uri, (c: ResourceConfig) => defineResource(uri, c, read), config);
   }
 
   /** Registers an RFC 6570 resource template; `read` gets the URI and its variables. */
   resourceTemplate(uriTemplate: string, config: TemplateConfig, read: TemplateReader): Registration<TemplateConfig> {
-    let current = defineTemplate(uriTemplate, config, read);
-    this.registry.add('templates', uriTemplate, current);
-    return {
-      update: (patch) => {
-        current = defineTemplate(uriTemplate, { ...current.config, ...patch }, read);
-        this.registry.replace('templates', uriTemplate, current);
-      },
-      remove: () => void this.registry.remove('templates', uriTemplate),
-    };
+    return this.register('templates', uriTemplate, (c: TemplateConfig) => defineTemplate(uriTemplate, c, read), config);
   }
 
   /** Tells subscribers (legacy `resources/subscribe`, modern `subscriptions/listen`) that a resource changed. */
