@@ -11,12 +11,14 @@ import type {
   CallToolResult, Completion, GetPromptResult, Implementation, LoggingLevel, Prompt, ReadResourceResult, Resource,
   ResourceTemplate, ServerCapabilities, SubscriptionFilter, Tool,
 } from '../protocol/types.js';
-import { isModernVersion, type Era, type ProtocolVersion } from '../protocol/versions.js';
+import { isModernVersion, type Era, type LegacyVersion, type ProtocolVersion } from '../protocol/versions.js';
 import { readHeaderParams, type HeaderParam } from '../protocol/x-mcp-header.js';
 import { ResponseCache } from './cache.js';
 import { clientCapabilities } from './capabilities.js';
 import type { ClientChannel } from './channel.js';
-import { detectEra, fromDiscover, type Verdict } from './detect.js';
+import { detectEra, fromDiscover, legacy, type Verdict } from './detect.js';
+import { httpStatusOf } from './channels/http-common.js';
+import { ChannelError } from './channel.js';
 import { envelope, modernHeaders } from './modern.js';
 import type { ConnectOptions, HandlerContext } from './options.js';
 import { ClientPeer, unwrap, type CallOptions } from './peer.js';
@@ -121,7 +123,16 @@ export class Client {
   /** Sends any request the way the era in use requires and returns its (final) result. */
   async request(method: string, params: Params = {}, options: CallOptions = {}): Promise<Params> {
     const v = this.known;
-    if (v.era === 'legacy') return unwrap(await this.peer.call(method, params, options));
+    if (v.era === 'legacy') {
+      try {
+        return unwrap(await this.peer.call(method, params, options));
+      } catch (e) {
+        // Streamable HTTP: 404 for our session id means it expired; start a new one and retry once.
+        if (!(e instanceof ChannelError && e.status === 404 && this.channel.kind === 'http')) throw e;
+        await legacy(this, v.version as LegacyVersion);
+        return unwrap(await this.peer.call(method, params, options));
+      }
+    }
     const cached = this.cache?.get(method, params);
     if (cached) return cached;
     const result = await this.modernRequest(method, params, options);
@@ -161,7 +172,7 @@ export class Client {
             continue;
           }
         }
-        throw McpError.from(response.error);
+        throw withStatus(McpError.from(response.error), httpStatusOf(response));
       }
       const result = response.result;
       this.learnServerInfo(result);
@@ -320,4 +331,8 @@ export class Client {
   }
 }
 
-export { META, isModernVersion };
+/** Keeps the HTTP status a JSON-RPC error arrived with (era detection reads it). */
+function withStatus(e: McpError, status: number | undefined): McpError {
+  if (status !== undefined) (e as McpError & { httpStatus?: number }).httpStatus = status;
+  return e;
+}

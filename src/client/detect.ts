@@ -18,6 +18,18 @@ import { ChannelError } from './channel.js';
 import type { Client } from './client.js';
 import type { ConnectOptions } from './options.js';
 import { unwrap } from './peer.js';
+import { httpStatusOf } from './channels/http-common.js';
+import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
+
+function unwrapWithStatus(r: JsonRpcResponse): Params {
+  try {
+    return unwrap(r);
+  } catch (e) {
+    const status = httpStatusOf(r);
+    if (status !== undefined) (e as { httpStatus?: number }).httpStatus = status;
+    throw e;
+  }
+}
 
 export interface Verdict {
   era: Era;
@@ -68,7 +80,10 @@ async function probe(client: Client, options: ConnectOptions): Promise<Verdict> 
           throw new JanusError('ERA_DETECTION', `the server supports none of our versions: ${JSON.stringify((e.data as Params | undefined)?.supported)}`, { cause: e });
         }
         if (e.code === ErrorCode.HeaderMismatch || e.code === ErrorCode.MissingRequiredClientCapability) throw e;
-        // streamable-http.mdx: a 404 carrying -32601 is a modern server; discover is mandatory there, so this is odd but modern.
+        // streamable-http.mdx §Backward Compatibility: a 404 carrying -32601 is a modern server, not a legacy one.
+        if (e.code === ErrorCode.MethodNotFound && (e as McpError & { httpStatus?: number }).httpStatus === 404) {
+          return modern(client, version, false);
+        }
         return legacy(client, LATEST_LEGACY_VERSION);
       }
       if (e instanceof ChannelError) {
@@ -119,7 +134,7 @@ async function modern(client: Client, version: ProtocolVersion, discover: boolea
 export async function legacy(client: Client, version: LegacyVersion): Promise<Verdict> {
   const options = client.settings;
   const send = async () =>
-    unwrap(await client.rawPeer.call('initialize', {
+    unwrapWithStatus(await client.rawPeer.call('initialize', {
       protocolVersion: version,
       capabilities: clientCapabilities(options, version),
       clientInfo: client.clientInfo,
@@ -128,7 +143,10 @@ export async function legacy(client: Client, version: LegacyVersion): Promise<Ve
   try {
     result = await send();
   } catch (e) {
-    const fallback = client.transportKind === 'http' && e instanceof ChannelError && (e.status === 400 || e.status === 404 || e.status === 405);
+    // streamable-http.mdx §Backward Compatibility: initialize refused with 400/404/405 (with or
+    // without a JSON-RPC body) means the deprecated HTTP+SSE transport may be there instead.
+    const status = e instanceof ChannelError ? e.status : (e as { httpStatus?: number }).httpStatus;
+    const fallback = client.transportKind === 'http' && (status === 400 || status === 404 || status === 405);
     if (!fallback) throw e;
     const { LegacySseChannel } = await import('./channels/legacy-sse.js');
     const url = (client.rawChannel as unknown as { url: URL }).url;

@@ -1,0 +1,230 @@
+/**
+ * The deprecated HTTP+SSE transport of 2024-11-05 (docs/2024-11-05/basic/transports.mdx
+ * §HTTP with SSE), client side: GET the SSE endpoint; its first `endpoint` event names the
+ * URI to POST every message to; server messages, responses included, arrive as `message`
+ * events on the one stream. It is the last step of era fallback (2025-11-25 transports.mdx
+ * §Backwards Compatibility), so `start()` fails with the HTTP status when the GET does.
+ * The stream is the connection: when it ends, the channel is closed (the endpoint, and
+ * the server's state behind it, belong to that one stream).
+ */
+import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
+import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
+import {
+  HttpChannelError, abortError, discard, errorBodyFor, mediaType, mergeHeaders, messagesIn, parseJson, pumpEvents, readText,
+  recordStatus, statusError, type FetchLike,
+} from './http-common.js';
+import { SseParser, type SseEvent } from './sse-parser.js';
+
+export interface LegacySseChannelOptions {
+  /** Sent on the GET and on every POST (e.g. `Authorization`). */
+  headers?: Record<string, string>;
+  fetch?: FetchLike;
+  /** How long `start()` waits for the `endpoint` event (default 10 000 ms). */
+  endpointTimeoutMs?: number;
+}
+
+interface Pending {
+  resolve(response: JsonRpcResponse): void;
+  reject(error: Error): void;
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class LegacySseChannel implements ClientChannel {
+  readonly kind = 'sse' as const;
+  private handlers: ChannelHandlers | undefined;
+  private endpointUrl: URL | undefined;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly inflight = new Set<AbortController>();
+  private readonly stream = new AbortController();
+  private closed = false;
+  private readonly fetchFn: FetchLike;
+
+  constructor(readonly url: URL, private readonly options: LegacySseChannelOptions = {}) {
+    this.fetchFn = options.fetch ?? fetch;
+  }
+
+  /** The POST URI the server named in its `endpoint` event (after `start()`). */
+  get endpoint(): URL | undefined {
+    return this.endpointUrl;
+  }
+
+  async start(handlers: ChannelHandlers): Promise<void> {
+    if (this.closed) throw new ChannelError('connection closed');
+    this.handlers = handlers;
+    const headers = mergeHeaders(this.options.headers);
+    headers.set('accept', 'text/event-stream');
+    let res: Response;
+    try {
+      res = await this.fetchFn(this.url, { method: 'GET', headers, signal: this.stream.signal });
+    } catch (e) {
+      throw new ChannelError(`GET ${this.url.href} failed: ${describe(e)}`, undefined, undefined, { cause: e });
+    }
+    if (!res.ok) throw await statusError(`GET ${this.url.href}`, res);
+    if (mediaType(res) !== 'text/event-stream') {
+      discard(res);
+      throw new HttpChannelError(`GET ${this.url.href} did not open an event stream`, res.status, undefined, res.headers);
+    }
+    const status = res.status;
+    await new Promise<void>((resolve, reject) => {
+      let waiting = true;
+      const settle = (error?: Error) => {
+        if (!waiting) return;
+        waiting = false;
+        clearTimeout(timer);
+        if (!error) return resolve();
+        this.closed = true;
+        this.stream.abort(error);
+        reject(error);
+      };
+      const timer = setTimeout(
+        () => settle(new ChannelError(`no endpoint event from ${this.url.href} within ${this.options.endpointTimeoutMs ?? 10_000} ms`)),
+        this.options.endpointTimeoutMs ?? 10_000,
+      );
+      const parser = new SseParser((ev) => {
+        if (this.endpointUrl) return this.onEvent(ev, status);
+        if (ev.type !== 'endpoint') return;
+        let endpoint: URL;
+        try {
+          endpoint = new URL(ev.data.trim(), this.url);
+        } catch (e) {
+          return settle(new ChannelError(`the endpoint event is not a URI: ${JSON.stringify(ev.data)}`, undefined, undefined, { cause: e }));
+        }
+        // Posting elsewhere would hand our messages (and credentials) to another origin.
+        if (endpoint.origin !== this.url.origin) {
+          return settle(new ChannelError(`the endpoint ${endpoint.href} is not on the origin of ${this.url.href}; refused`));
+        }
+        this.endpointUrl = endpoint;
+        settle();
+      });
+      void pumpEvents(res.body, parser, () => this.stream.signal.aborted).then(({ error }) => {
+        const closed = new ChannelError('the event stream closed', undefined, undefined, { cause: error });
+        if (waiting) settle(new ChannelError(`the event stream of ${this.url.href} ended before its endpoint event`, undefined, undefined, { cause: error }));
+        else if (this.endpointUrl) this.fail(closed);
+      });
+    });
+  }
+
+  request(request: JsonRpcRequest, options: SendOptions = {}): Promise<JsonRpcResponse> {
+    if (this.closed) return Promise.reject(new ChannelError('connection closed'));
+    if (!this.endpointUrl) return Promise.reject(new ChannelError('not started: no endpoint yet'));
+    if (this.pending.has(request.id)) return Promise.reject(new ChannelError(`request id ${String(request.id)} is already in flight`));
+    return new Promise((resolve, reject) => {
+      const signal = options.signal;
+      const controller = new AbortController();
+      let settled = false;
+      const finish = (settle: () => void, abort: boolean) => {
+        if (settled) return;
+        settled = true;
+        if (this.pending.get(request.id) === entry) this.pending.delete(request.id);
+        signal?.removeEventListener('abort', onAbort);
+        // A POST still under way after the answer came on the stream may finish; an aborted or failed one may not.
+        if (abort) controller.abort();
+        settle();
+      };
+      const entry: Pending = { resolve: (r) => finish(() => resolve(r), false), reject: (e) => finish(() => reject(e), true) };
+      const onAbort = () => entry.reject(abortError(request.method, signal));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(request.id, entry);
+      this.post(request, request.method, options, controller)
+        .then((res) => {
+          if (!res) return;
+          // The answer travels on the SSE stream; a JSON-RPC error body answers it at once.
+          const error = res.ok ? undefined : errorBodyFor(res.text, request.id);
+          if (error) entry.resolve(recordStatus(error, res.status));
+          else if (!res.ok) entry.reject(new HttpChannelError(`POST ${request.method} failed with HTTP ${res.status}`, res.status, res.text, res.headers));
+        })
+        .catch((e: unknown) => entry.reject(e instanceof Error ? e : new ChannelError(String(e))));
+    });
+  }
+
+  async send(message: JsonRpcNotification | JsonRpcResponse, options: SendOptions = {}): Promise<void> {
+    if (this.closed) throw new ChannelError('connection closed');
+    if (!this.endpointUrl) throw new ChannelError('not started: no endpoint yet');
+    const what = 'method' in message ? message.method : `the response to ${String(message.id)}`;
+    const res = await this.post(message, what, options, new AbortController());
+    if (res && !res.ok) throw new HttpChannelError(`POST ${what} failed with HTTP ${res.status}`, res.status, res.text, res.headers);
+  }
+
+  /**
+   * POSTs one message to the endpoint. 2xx (202 as a rule) means accepted; a 2xx JSON body
+   * carrying messages is routed as if it came on the stream. Returns undefined when the
+   * caller aborted, and the failed reply's status and body otherwise.
+   */
+  private async post(
+    message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse,
+    what: string,
+    options: SendOptions,
+    controller: AbortController,
+  ): Promise<{ ok: boolean; status: number; text: string; headers: Headers } | undefined> {
+    const signal = options.signal;
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) throw abortError(what, signal);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.inflight.add(controller);
+    try {
+      const headers = mergeHeaders(this.options.headers);
+      headers.set('content-type', 'application/json');
+      headers.set('accept', 'application/json, text/event-stream');
+      for (const [k, v] of Object.entries(options.headers ?? {})) headers.set(k, v);
+      let res: Response;
+      try {
+        res = await this.fetchFn(this.endpointUrl!, { method: 'POST', headers, body: JSON.stringify(message), signal: controller.signal });
+      } catch (e) {
+        if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
+        if (signal?.aborted) throw abortError(what, signal);
+        if (controller.signal.aborted) return undefined;
+        throw new ChannelError(`POST ${what} failed: ${describe(e)}`, undefined, undefined, { cause: e });
+      }
+      if (res.status === 401 || res.status === 403) throw await statusError(`POST ${what}`, res);
+      if (res.ok && mediaType(res) !== 'application/json') {
+        discard(res);
+        return { ok: true, status: res.status, text: '', headers: res.headers };
+      }
+      const text = await readText(res);
+      if (res.ok) for (const m of messagesIn(parseJson(text))) this.route(m, res.status);
+      return { ok: res.ok, status: res.status, text, headers: res.headers };
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.inflight.delete(controller);
+    }
+  }
+
+  private onEvent(event: SseEvent, status: number): void {
+    if (event.type !== 'message' || event.data === '') return;
+    for (const m of messagesIn(parseJson(event.data))) this.route(m, status);
+  }
+
+  private route(message: JsonRpcMessage, status: number): void {
+    if (isResponse(message) && message.id !== undefined && message.id !== null) {
+      const entry = this.pending.get(message.id);
+      if (entry) return entry.resolve(recordStatus(message, status));
+    }
+    this.handlers?.onMessage(message);
+  }
+
+  /** The stream is gone: so is the connection. */
+  private fail(error: Error): void {
+    if (this.closed) return;
+    this.shut(error);
+    this.handlers?.onClose(error);
+  }
+
+  private shut(error: Error): void {
+    this.closed = true;
+    for (const p of [...this.pending.values()]) p.reject(error);
+    this.pending.clear();
+    for (const c of [...this.inflight]) c.abort(error);
+    this.inflight.clear();
+    this.stream.abort(error);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.shut(new ChannelError('connection closed'));
+    this.handlers?.onClose();
+  }
+}
