@@ -1,0 +1,162 @@
+/**
+ * One logical SSE stream: a POST response stream or a session's standalone GET stream. It
+ * outlives HTTP connections on legacy sessions: with an event store, every event gets an id
+ * and is stored, so a client can reconnect with GET + `Last-Event-ID` and the stream goes on
+ * on the new connection (2025-11-25 transports §Resumability and Redelivery). Without a
+ * stream id (2026-07-28, or no store) it is a plain stream bound to one connection.
+ */
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { EventStore } from './event-store.js';
+import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
+import { messageEvent, primingEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
+
+/** Recent events kept per in-flight stream to bridge an asynchronous store's replay. */
+const RECENT_MAX = 256;
+
+interface Recent {
+  readonly id: string;
+  readonly message: JsonRpcMessage | undefined;
+}
+
+export class SseChannel implements DisconnectListener {
+  readonly streamId: string | undefined;
+  readonly #store: EventStore | undefined;
+  readonly #streams: OpenStreams;
+  readonly #onError: (e: unknown) => void;
+  #conn: HttpExchange | undefined;
+  /** Ids of events the attached connection already got through a replay (async stores only). */
+  #replayed: ReadonlySet<string> | undefined;
+  readonly #recent: Recent[] = [];
+  /** Operations queued behind an asynchronous `append`, to keep events in order. */
+  #pending = 0;
+  #tail: Promise<void> = Promise.resolve();
+  #finished = false;
+  /** True once the client was given an event id to resume from. */
+  hasCursor = false;
+
+  constructor(store: EventStore | undefined, streamId: string | undefined, streams: OpenStreams, onError: (e: unknown) => void) {
+    this.#store = streamId === undefined ? undefined : store;
+    this.streamId = this.#store === undefined ? undefined : streamId;
+    this.#streams = streams;
+    this.#onError = onError;
+  }
+
+  get connected(): boolean {
+    return this.#conn !== undefined && this.#conn.open;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Starts the SSE response on `ex` and binds the stream to it. */
+  open(ex: HttpExchange, headers?: HeaderMap): void {
+    ex.startStream(200, headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...headers });
+    this.#bind(ex);
+  }
+
+  /** Binds a resumed connection whose replay (events up to now) was already written. */
+  attach(ex: HttpExchange, lastEventId: string, replayed: ReadonlySet<string>): void {
+    // Events an asynchronous store appended after it answered the replay are in #recent only.
+    const from = this.#recent.findIndex((e) => e.id === lastEventId) + 1;
+    for (let i = from; i < this.#recent.length; i++) {
+      const e = this.#recent[i]!;
+      if (e.message !== undefined && !replayed.has(e.id)) ex.write(messageEvent(JSON.stringify(e.message), e.id));
+    }
+    this.#replayed = replayed.size > 0 ? replayed : undefined;
+    this.#bind(ex);
+  }
+
+  /** Writes the priming event (legacy ≥ 2025-11-25 only; see sse.ts). */
+  prime(retryMs: number): void {
+    this.#append(undefined, retryMs);
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.#finished) return;
+    if (this.#store === undefined) {
+      this.#conn?.write(messageEvent(JSON.stringify(message)));
+      return;
+    }
+    this.#append(message, 0);
+  }
+
+  /** Server-side close of the connection only (SSE polling): the stream itself goes on. */
+  detach(): void {
+    this.#after(() => this.#unbind(true));
+  }
+
+  /** The stream is complete (final response sent, or session closed). */
+  finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#after(() => this.#unbind(true));
+  }
+
+  /** DisconnectListener: the client closed this connection. */
+  onDisconnect(ex: HttpExchange): void {
+    if (ex === this.#conn) this.#unbind(false);
+    else this.#streams.remove(ex);
+  }
+
+  #bind(ex: HttpExchange): void {
+    if (this.#conn !== undefined && this.#conn !== ex) this.#unbind(true); // a newer connection wins
+    this.#conn = ex;
+    this.#streams.add(ex);
+    if (this.#finished) this.#after(() => this.#unbind(true));
+  }
+
+  #unbind(end: boolean): void {
+    const c = this.#conn;
+    if (c === undefined) return;
+    this.#conn = undefined;
+    this.#replayed = undefined;
+    this.#streams.remove(c);
+    if (end) c.end();
+  }
+
+  #append(message: JsonRpcMessage | undefined, retryMs: number): void {
+    const store = this.#store!;
+    const streamId = this.streamId!;
+    if (this.#pending === 0) {
+      let r: string | Promise<string>;
+      try {
+        r = store.append(streamId, message);
+      } catch (e) {
+        this.#onError(e);
+        return;
+      }
+      if (typeof r === 'string') {
+        this.#emit(r, message, retryMs);
+        return;
+      }
+      this.#queue(() => r.then((id) => this.#emit(id, message, retryMs)));
+      return;
+    }
+    this.#queue(async () => this.#emit(await store.append(streamId, message), message, retryMs));
+  }
+
+  #emit(id: string, message: JsonRpcMessage | undefined, retryMs: number): void {
+    this.#recent.push({ id, message });
+    if (this.#recent.length > RECENT_MAX) this.#recent.shift();
+    const c = this.#conn;
+    if (c === undefined || this.#replayed?.has(id)) return;
+    this.hasCursor = true;
+    c.write(message === undefined ? primingEvent(id, retryMs) : messageEvent(JSON.stringify(message), id));
+  }
+
+  #after(fn: () => void): void {
+    if (this.#pending === 0) fn();
+    else this.#queue(async () => fn());
+  }
+
+  #queue(op: () => Promise<void>): void {
+    this.#pending++;
+    this.#tail = this.#tail
+      .then(op)
+      .catch(this.#onError)
+      .finally(() => {
+        this.#pending--;
+      });
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The small adapter interface between the runtime-neutral handler and a runtime (Node's
+ * req/res in node.ts, web `Request`/`Response` in fetch.ts). One object per HTTP request;
+ * methods instead of callbacks so the Node adapter needs no per-request closures.
+ */
+
+export type HeaderMap = Record<string, string>;
+
+/** Told once when the client went away before the response was ended by us. */
+export interface DisconnectListener {
+  onDisconnect(ex: HttpExchange): void;
+}
+
+export type BodyResult =
+  | { readonly kind: 'ok'; readonly text: string }
+  /** Already decoded upstream (e.g. a body-parser middleware ran before us). */
+  | { readonly kind: 'parsed'; readonly value: unknown }
+  | { readonly kind: 'too-large' }
+  | { readonly kind: 'aborted' };
+
+export interface HttpExchange {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  readonly pathname: string;
+  /** A query parameter of the request URL, or null. */
+  query(name: string): string | null;
+  /** A request header by lower-case name (repeated headers joined with `, `). */
+  header(name: string): string | undefined;
+  /**
+   * Reads the body, refusing (without buffering it) anything over `limit` bytes. Answers 413
+   * is the handler's job; after `too-large` the adapter makes sure the connection will close.
+   */
+  readBody(limit: number): Promise<BodyResult>;
+  /** The local port when the socket is bound to a loopback address (DNS-rebinding defaults). */
+  readonly loopbackPort: number | undefined;
+  /** Set by the handler: who to tell when the client disconnects. */
+  listener: DisconnectListener | undefined;
+  /** False once the response was ended or the client went away. */
+  readonly open: boolean;
+
+  /** A complete response. Header names are lower-case. */
+  respond(status: number, headers: HeaderMap, body?: string): void;
+  /** Starts a streamed (SSE) response: status and headers are sent now. */
+  startStream(status: number, headers: HeaderMap): void;
+  /** Writes to a started stream; ignored once closed. */
+  write(chunk: string): void;
+  /** Ends a started stream (idempotent). */
+  end(): void;
+}

@@ -1,0 +1,170 @@
+/**
+ * Web-standard adapter: `(request: Request) => Promise<Response>` for Bun, Deno, Cloudflare
+ * Workers and anything else with the Fetch API. Web APIs only, here and in every import.
+ */
+import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
+import type { ServerCore } from '../../server/core-api.js';
+import type { Server } from '../../server/server.js';
+import { resolveCore } from './core-access.js';
+import { HttpHandler } from './handler.js';
+import { resolveOptions, type HttpHandlerOptions } from './options.js';
+
+const TOO_LARGE: BodyResult = { kind: 'too-large' };
+const ABORTED: BodyResult = { kind: 'aborted' };
+const encoder = new TextEncoder();
+const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
+const INTERNAL_ERROR_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' } });
+
+/**
+ * One request. It is its own abort listener (`handleEvent`) and its own stream source
+ * (`start`/`cancel`), so no closures are made beyond the response promise.
+ */
+class FetchExchange implements HttpExchange {
+  readonly method: string;
+  readonly pathname: string;
+  readonly loopbackPort = undefined;
+  readonly response: Promise<Response>;
+  listener: DisconnectListener | undefined;
+  readonly #request: Request;
+  readonly #url: URL;
+  #resolve!: (r: Response) => void;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #state: 'new' | 'streaming' | 'done' = 'new';
+  #gone = false;
+
+  constructor(request: Request, url: URL) {
+    this.method = request.method.toUpperCase();
+    this.pathname = url.pathname;
+    this.#request = request;
+    this.#url = url;
+    this.response = new Promise<Response>((resolve) => {
+      this.#resolve = resolve;
+    });
+    request.signal?.addEventListener('abort', this, { once: true });
+  }
+
+  query(name: string): string | null {
+    return this.#url.searchParams.get(name);
+  }
+
+  header(name: string): string | undefined {
+    return this.#request.headers.get(name) ?? undefined;
+  }
+
+  get open(): boolean {
+    return this.#state !== 'done' && !this.#gone;
+  }
+
+  async readBody(limit: number): Promise<BodyResult> {
+    if (Number(this.#request.headers.get('content-length')) > limit) return TOO_LARGE;
+    const body = this.#request.body;
+    if (body === null) return { kind: 'ok', text: '' };
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > limit) {
+          void reader.cancel().catch(() => undefined);
+          return TOO_LARGE;
+        }
+        chunks.push(value);
+      }
+    } catch {
+      return ABORTED;
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.byteLength;
+    }
+    return { kind: 'ok', text: new TextDecoder().decode(all) };
+  }
+
+  respond(status: number, headers: HeaderMap, body?: string): void {
+    if (!this.open) return;
+    this.#state = 'done';
+    this.#resolve(new Response(body ?? null, { status, headers }));
+  }
+
+  startStream(status: number, headers: HeaderMap): void {
+    if (!this.open) return;
+    this.#state = 'streaming';
+    this.#resolve(new Response(new ReadableStream<Uint8Array>(this), { status, headers }));
+  }
+
+  write(chunk: string): void {
+    if (this.#state !== 'streaming' || this.#gone) return;
+    try {
+      this.#controller?.enqueue(encoder.encode(chunk));
+    } catch {
+      this.#lost();
+    }
+  }
+
+  end(): void {
+    if (this.#state === 'done') return;
+    const streaming = this.#state === 'streaming';
+    this.#state = 'done';
+    if (streaming && !this.#gone) {
+      try {
+        this.#controller?.close();
+      } catch {
+        // already closed by the consumer
+      }
+    }
+  }
+
+  /** Resolves the response if the handler never did (a bug guard: a fetch must not hang). */
+  settle(): void {
+    if (this.#state === 'new') this.respond(500, { 'content-type': 'application/json' }, INTERNAL_ERROR_BODY);
+  }
+
+  // ReadableStream underlying source
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#controller = controller;
+  }
+
+  cancel(): void {
+    this.#lost();
+  }
+
+  // EventListener of request.signal: the client went away (Deno, Bun, Workers).
+  handleEvent(): void {
+    this.#lost();
+  }
+
+  #lost(): void {
+    if (this.#gone || this.#state === 'done') return;
+    this.#gone = true;
+    this.listener?.onDisconnect(this);
+  }
+}
+
+export type FetchHandler = ((request: Request) => Promise<Response>) & {
+  /** Ends all sessions and open streams of this handler. */
+  close(): Promise<void>;
+};
+
+/**
+ * A web-standard handler for the MCP endpoint. No socket is visible here, so DNS-rebinding
+ * protection is on only when asked for (`dnsRebindingProtection`, `allowedHosts`,
+ * `allowedOrigins`); with `dnsRebindingProtection: true` alone, Host must be a loopback name.
+ */
+export function createFetchHandler(server: Server | ServerCore, options?: HttpHandlerOptions): FetchHandler {
+  const handler = new HttpHandler(resolveCore(server), resolveOptions(options));
+  const fn = (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    if (!handler.matches(url.pathname)) {
+      return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: { 'content-type': 'application/json' } }));
+    }
+    const ex = new FetchExchange(request, url);
+    void handler.handle(ex).then(() => ex.settle());
+    return ex.response;
+  };
+  return Object.assign(fn, { close: () => handler.close() });
+}

@@ -1,0 +1,111 @@
+/**
+ * Request guards, Hono-style: each either answers the request (and returns true) or lets it
+ * pass (false). Runtime-neutral.
+ */
+import type { HttpExchange } from './exchange.js';
+import type { ResolvedOptions } from './options.js';
+import { replyError } from './status.js';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Splits a Host value into a lower-case hostname (IPv6 kept in brackets) and a port string. */
+function splitHost(host: string): { name: string; port: string } {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    if (end < 0) return { name: h, port: '' };
+    return { name: h.slice(0, end + 1), port: h.slice(end + 1).replace(/^:/, '') };
+  }
+  const colon = h.lastIndexOf(':');
+  return colon < 0 ? { name: h, port: '' } : { name: h.slice(0, colon), port: h.slice(colon + 1) };
+}
+
+function hostAllowed(host: string, allowed: ReadonlySet<string>): boolean {
+  const { name, port } = splitHost(host);
+  // An entry without a port allows the hostname on any port.
+  return allowed.has(port === '' ? name : `${name}:${port}`) || allowed.has(name);
+}
+
+function loopbackHostAllowed(host: string, port: number | undefined): boolean {
+  const p = splitHost(host);
+  if (!LOOPBACK_NAMES.has(p.name)) return false;
+  if (port === undefined) return true;
+  return p.port === String(port) || (p.port === '' && port === 80);
+}
+
+/**
+ * DNS-rebinding protection (2025-11-25 and 2026-07-28 transports §Security: servers MUST
+ * validate Origin, and answer 403 when it is present and invalid). On by default when the
+ * socket is bound to loopback: Host must then name localhost/127.0.0.1/[::1] with the
+ * server's port, and a present Origin must be a loopback origin (any port: a page served from
+ * this machine). `allowedHosts` / `allowedOrigins` replace the defaults.
+ */
+export function guardHostAndOrigin(ex: HttpExchange, o: ResolvedOptions): boolean {
+  if (o.dnsRebindingProtection === false) return false;
+  const loopback = ex.loopbackPort !== undefined || (o.dnsRebindingProtection === true && o.allowedHosts === undefined);
+  const enabled = o.dnsRebindingProtection === true || loopback || o.allowedHosts !== undefined || o.allowedOrigins !== undefined;
+  if (!enabled) return false;
+
+  const host = ex.header('host');
+  if (o.allowedHosts !== undefined || loopback) {
+    const ok = host !== undefined &&
+      (o.allowedHosts !== undefined ? hostAllowed(host, o.allowedHosts) : loopbackHostAllowed(host, ex.loopbackPort));
+    if (!ok) {
+      replyError(ex, 403, `Forbidden: Host header ${host === undefined ? 'missing' : `'${host}' not allowed`}`);
+      return true;
+    }
+  }
+
+  const origin = ex.header('origin');
+  if (origin === undefined) return false;
+  if (!originAllowed(origin, o, loopback)) {
+    replyError(ex, 403, `Forbidden: Origin '${origin}' not allowed`);
+    return true;
+  }
+  return false;
+}
+
+function originAllowed(origin: string, o: ResolvedOptions, loopback: boolean): boolean {
+  const value = origin.trim().toLowerCase().replace(/\/$/, '');
+  if (o.allowedOrigins !== undefined) return o.allowedOrigins.has(value);
+  let url: URL;
+  try {
+    url = new URL(value); // `null` (opaque origins) fails here and is refused
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (o.allowedHosts !== undefined) return hostAllowed(url.host, o.allowedHosts);
+  return loopback ? LOOPBACK_NAMES.has(url.hostname) : true;
+}
+
+/** What the Accept header allows. Missing Accept and `*\/*` allow both. */
+export interface Accepts {
+  json: boolean;
+  sse: boolean;
+}
+
+export function parseAccept(accept: string | undefined): Accepts {
+  if (accept === undefined || accept.trim() === '') return { json: true, sse: true };
+  let json = false;
+  let sse = false;
+  for (const part of accept.split(',')) {
+    const [rangeRaw, ...params] = part.split(';');
+    const range = (rangeRaw ?? '').trim().toLowerCase();
+    // q=0 means "not acceptable" (RFC 9110 §12.5.1)
+    if (params.some((p) => /^\s*q\s*=\s*0(\.0{0,3})?\s*$/i.test(p))) continue;
+    if (range === '*/*') json = sse = true;
+    else if (range === 'application/json' || range === 'application/*') json = true;
+    else if (range === 'text/event-stream' || range === 'text/*') sse = true;
+  }
+  return { json, sse };
+}
+
+/** POST bodies must be JSON (every transport revision); 415 otherwise. */
+export function guardContentType(ex: HttpExchange): boolean {
+  const ct = ex.header('content-type');
+  const media = ct === undefined ? '' : (ct.split(';')[0] ?? '').trim().toLowerCase();
+  if (media === 'application/json') return false;
+  replyError(ex, 415, 'Unsupported Media Type: Content-Type must be application/json');
+  return true;
+}

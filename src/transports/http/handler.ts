@@ -1,0 +1,310 @@
+/**
+ * The runtime-neutral MCP endpoint: routes one HTTP exchange to the right wire. Per POST it
+ * decides whether the client speaks the 2026-07-28 stateless wire or a legacy session wire,
+ * because the HTTP rules differ per era; the core re-classifies each message for dispatch.
+ * node.ts and fetch.ts adapt runtimes to `HttpExchange`; nothing here imports `node:`.
+ */
+import { ErrorCode } from '../../protocol/errors.js';
+import { classify, isRequestId, type RequestId } from '../../protocol/jsonrpc.js';
+import { META } from '../../protocol/meta.js';
+import { isLegacyVersion } from '../../protocol/versions.js';
+import type { ServerCore } from '../../server/core-api.js';
+import type { HttpExchange } from './exchange.js';
+import { guardContentType, guardHostAndOrigin, parseAccept, type Accepts } from './guards.js';
+import { checkModernHeaders } from './headers.js';
+import { LegacySseEndpoint } from './legacy-sse.js';
+import type { ResolvedOptions } from './options.js';
+import { EXPECT_BATCH, EXPECT_NONE, PostResponder, primes, type Expect, type ResponderHost } from './responder.js';
+import { mintSessionId, SessionRegistry, StreamableSession } from './sessions.js';
+import { OpenStreams, SSE_HEADERS, messageEvent } from './sse.js';
+import { replyEmpty, replyError } from './status.js';
+
+const ALLOW_ALL = { allow: 'GET, POST, DELETE' };
+const ALLOW_POST = { allow: 'POST' };
+
+type PostKind = 'modern' | 'initialize' | 'legacy';
+
+/** #readJson's "already answered" marker. */
+const NO_BODY: unique symbol = Symbol('no body');
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A header that claims the modern wire: any MCP-Protocol-Version that is not a legacy revision. */
+function modernHeader(version: string | undefined): boolean {
+  const v = version?.trim();
+  return v !== undefined && v !== '' && !isLegacyVersion(v);
+}
+
+/**
+ * Which wire a POST body speaks (mcp-spec README §4.7 leaves this to implementations):
+ * a `_meta` protocolVersion claim is modern (even on `initialize`, which 2026-07-28 answers
+ * with 404/-32601); an `initialize` request opens a legacy session; `server/discover`,
+ * `subscriptions/listen` or a non-legacy MCP-Protocol-Version header are modern; the rest is
+ * legacy session traffic. Batches exist only in 2025-03-26, so arrays are legacy.
+ */
+export function classifyPost(body: unknown, versionHeader: string | undefined): PostKind {
+  if (Array.isArray(body)) return 'legacy';
+  if (isObject(body)) {
+    const params = body.params;
+    if (isObject(params) && isObject(params._meta) && META.protocolVersion in params._meta) return 'modern';
+    if (body.method === 'initialize' && isRequestId(body.id)) return 'initialize';
+    if (body.method === 'server/discover' || body.method === 'subscriptions/listen') return 'modern';
+  }
+  return modernHeader(versionHeader) ? 'modern' : 'legacy';
+}
+
+function expectFor(payload: unknown): { expect: Expect; id: RequestId | null } {
+  if (Array.isArray(payload)) return { expect: EXPECT_BATCH, id: null };
+  const c = classify(payload);
+  if (c.kind === 'request') return { expect: { kind: 'single', id: c.message.id }, id: c.message.id };
+  if (c.kind === 'invalid') return { expect: { kind: 'single', id: c.id }, id: c.id };
+  return { expect: EXPECT_NONE, id: null };
+}
+
+export class HttpHandler implements ResponderHost {
+  readonly core: ServerCore;
+  readonly options: ResolvedOptions;
+  readonly streams: OpenStreams;
+  readonly sessions: SessionRegistry;
+  readonly #legacySse: LegacySseEndpoint | undefined;
+
+  constructor(core: ServerCore, options: ResolvedOptions) {
+    this.core = core;
+    this.options = options;
+    this.streams = new OpenStreams(options.keepAliveMs);
+    this.sessions = new SessionRegistry(options.sessionIdleMs, options.maxSessions);
+    this.#legacySse = options.legacySse ? new LegacySseEndpoint(core, this.sessions, this.streams) : undefined;
+  }
+
+  reportError(e: unknown): void {
+    this.core.reportError(e);
+  }
+
+  /** Whether this handler serves that path. */
+  matches(pathname: string): boolean {
+    return this.options.path === false || pathname === this.options.path;
+  }
+
+  /** Handles one exchange; never rejects. Resolves once the core is done with it. */
+  async handle(ex: HttpExchange): Promise<void> {
+    try {
+      if (guardHostAndOrigin(ex, this.options)) return;
+      switch (ex.method) {
+        case 'POST':
+          return await this.#post(ex);
+        case 'GET':
+          return await this.#get(ex);
+        case 'DELETE':
+          return this.#delete(ex);
+        default:
+          replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_ALL);
+      }
+    } catch (e) {
+      this.core.reportError(e);
+      if (ex.open) replyError(ex, 500, 'Internal error', ErrorCode.InternalError);
+    }
+  }
+
+  /** Ends every session and open stream. */
+  close(): Promise<void> {
+    this.sessions.closeAll();
+    this.streams.endAll();
+    return Promise.resolve();
+  }
+
+  async #post(ex: HttpExchange): Promise<void> {
+    if (guardContentType(ex)) return;
+    const sseSessionId = this.#legacySse === undefined ? null : ex.query('sessionId');
+    if (sseSessionId !== null && this.sessions.get(sseSessionId, 'sse') === undefined) {
+      replyError(ex, 404, 'Session not found');
+      return;
+    }
+    const accepts = parseAccept(ex.header('accept'));
+    if (sseSessionId === null && !accepts.json && !accepts.sse) {
+      replyError(ex, 406, 'Not Acceptable: Accept must allow application/json or text/event-stream');
+      return;
+    }
+    const payload = await this.#readJson(ex);
+    if (payload === NO_BODY) return;
+    if (sseSessionId !== null) {
+      this.#legacySse!.post(ex, sseSessionId, payload);
+      return;
+    }
+    switch (classifyPost(payload, ex.header('mcp-protocol-version'))) {
+      case 'modern':
+        return this.#modern(ex, payload, accepts);
+      case 'initialize':
+        return this.#initialize(ex, payload as { id: RequestId }, accepts);
+      case 'legacy':
+        return this.#legacy(ex, payload, accepts);
+    }
+  }
+
+  async #readJson(ex: HttpExchange): Promise<unknown> {
+    const body = await ex.readBody(this.options.maxBodyBytes);
+    switch (body.kind) {
+      case 'parsed':
+        return body.value;
+      case 'too-large':
+        replyError(ex, 413, `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`);
+        return NO_BODY;
+      case 'aborted':
+        return NO_BODY;
+      case 'ok':
+        try {
+          return JSON.parse(body.text);
+        } catch {
+          replyError(ex, 400, 'Parse error: the body is not valid JSON', ErrorCode.ParseError);
+          return NO_BODY;
+        }
+    }
+  }
+
+  /** 2026-07-28: stateless; session ids and Last-Event-ID are ignored, none is ever minted. */
+  async #modern(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
+    const c = classify(payload);
+    if (c.kind === 'request') {
+      const problem = checkModernHeaders((n) => ex.header(n), c.message, (n) => this.core.toolHeaderParams(n));
+      if (problem !== undefined) {
+        replyError(ex, 400, problem, ErrorCode.HeaderMismatch, c.message.id);
+        return;
+      }
+    }
+    await this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(payload).expect), payload);
+  }
+
+  /** Legacy handshake: a new session, registered only once initialize succeeded (responder.ts). */
+  async #initialize(ex: HttpExchange, payload: { id: RequestId }, accepts: Accepts): Promise<void> {
+    const claimed = ex.header('mcp-session-id');
+    if (claimed !== undefined && this.sessions.streamable(claimed) !== undefined) {
+      replyError(ex, 400, 'Bad Request: initialize must not carry the id of an existing session', ErrorCode.InvalidRequest, payload.id);
+      return;
+    }
+    if (!this.sessions.hasRoom()) {
+      replyError(ex, 503, 'Service Unavailable: too many sessions', ErrorCode.InvalidRequest, payload.id);
+      return;
+    }
+    const record = new StreamableSession(mintSessionId(), this.options.eventStore, this.streams, (e) => this.reportError(e));
+    record.session = this.core.openSession(record);
+    await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, { kind: 'single', id: payload.id }, record, true), payload);
+  }
+
+  /** Legacy session traffic (2025-03-26 … 2025-11-25 transports §Session Management). */
+  async #legacy(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
+    const { expect, id } = expectFor(payload);
+    const record = this.#session(ex, id);
+    if (record === undefined) return;
+    await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
+  }
+
+  async #dispatch(responder: PostResponder, payload: unknown): Promise<void> {
+    if (this.options.sseAlways) responder.startEarly();
+    try {
+      await this.core.handle(payload, responder);
+    } catch (e) {
+      this.core.reportError(e); // the contract says never, but a transport must not hang on it
+    }
+    responder.settled();
+  }
+
+  /**
+   * The session named by Mcp-Session-Id: missing → 400, unknown or terminated → 404
+   * (2025-11-25 transports §Session Management items 2-3).
+   */
+  #session(ex: HttpExchange, id: RequestId | null): StreamableSession | undefined {
+    const sid = ex.header('mcp-session-id');
+    if (sid === undefined) {
+      replyError(ex, 400, 'Bad Request: Mcp-Session-Id header is required', ErrorCode.InvalidRequest, id);
+      return undefined;
+    }
+    const record = this.sessions.streamable(sid);
+    if (record === undefined) {
+      replyError(ex, 404, 'Session not found', ErrorCode.InvalidRequest, id);
+      return undefined;
+    }
+    record.lastSeen = Date.now();
+    return record;
+  }
+
+  /**
+   * GET: 405 on the modern wire (2026-07-28 §Backward Compatibility); with a session id the
+   * standalone or resumed SSE stream; without one the 2024-11-05 HTTP+SSE stream.
+   */
+  async #get(ex: HttpExchange): Promise<void> {
+    if (modernHeader(ex.header('mcp-protocol-version'))) {
+      replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_POST);
+      return;
+    }
+    const accepts = parseAccept(ex.header('accept'));
+    if (ex.header('mcp-session-id') === undefined && this.#legacySse !== undefined) {
+      if (!accepts.sse) replyError(ex, 406, 'Not Acceptable: Accept must allow text/event-stream');
+      else this.#legacySse.open(ex);
+      return;
+    }
+    const record = this.#session(ex, null);
+    if (record === undefined) return;
+    if (!accepts.sse) {
+      replyError(ex, 406, 'Not Acceptable: Accept must allow text/event-stream');
+      return;
+    }
+    const lastEventId = ex.header('last-event-id');
+    if (lastEventId !== undefined && this.options.eventStore !== undefined) return this.#resume(ex, record, lastEventId);
+    this.#standalone(ex, record);
+  }
+
+  /** The standalone stream for unsolicited messages; one at a time per session (409 otherwise). */
+  #standalone(ex: HttpExchange, record: StreamableSession): void {
+    const ch = record.standalone;
+    if (ch.connected) {
+      replyError(ex, 409, 'Conflict: this session already has an open SSE stream');
+      return;
+    }
+    ex.listener = ch;
+    ch.open(ex);
+    if (this.options.eventStore !== undefined && primes(record.session)) ch.prime(this.options.retryMs);
+  }
+
+  /**
+   * GET + Last-Event-ID: replays what came after that event on its stream, then keeps
+   * delivering that stream live if it is still in flight (2025-11-25 transports §Resumability
+   * and Redelivery). An unknown, expired or foreign cursor opens a fresh standalone stream
+   * (replaying is a MAY).
+   */
+  async #resume(ex: HttpExchange, record: StreamableSession, lastEventId: string): Promise<void> {
+    const replayed: Array<[string, string]> = [];
+    const r = this.options.eventStore!.replayAfter(lastEventId, (id, m) => {
+      replayed.push([id, JSON.stringify(m)]);
+    });
+    const streamId = typeof r === 'object' && r !== null ? await r : r;
+    if (!ex.open) return;
+    if (streamId === undefined || !record.owns(streamId)) return this.#standalone(ex, record);
+    const ch = streamId === record.standalone.streamId ? record.standalone : record.live.get(streamId);
+    if (ch === record.standalone && ch.connected) {
+      replyError(ex, 409, 'Conflict: this session already has an open SSE stream');
+      return;
+    }
+    ex.startStream(200, SSE_HEADERS);
+    for (const [id, json] of replayed) ex.write(messageEvent(json, id));
+    if (ch === undefined || ch.finished) {
+      ex.end(); // the stream completed: its final response was in the replay
+      return;
+    }
+    ex.listener = ch;
+    ch.attach(ex, lastEventId, new Set(replayed.map(([id]) => id)));
+  }
+
+  /** DELETE ends a legacy session (2025-11-25 transports §Session Management item 5). */
+  #delete(ex: HttpExchange): void {
+    if (modernHeader(ex.header('mcp-protocol-version'))) {
+      replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_POST);
+      return;
+    }
+    const record = this.#session(ex, null);
+    if (record === undefined) return;
+    this.sessions.delete(record);
+    record.close();
+    replyEmpty(ex, 200);
+  }
+}

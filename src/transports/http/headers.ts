@@ -1,0 +1,116 @@
+/**
+ * 2026-07-28 request metadata headers (basic/transports/streamable-http.mdx §Request
+ * Metadata): the server's header-vs-body validation that answers -32020 HeaderMismatch. The
+ * `=?base64?…?=` value codec is shared with the client (protocol/x-mcp-header.ts).
+ * Runtime-neutral.
+ */
+import type { HeaderParam } from '../../server/core-api.js';
+import { META } from '../../protocol/meta.js';
+import { decodeHeaderValue, headerParamValue } from '../../protocol/x-mcp-header.js';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
+
+/** Visible ASCII, space and tab: what a header value may carry (§Value Encoding, RFC 9110 §5.5). */
+const HEADER_SAFE = /^[\x20-\x7e\t]*$/;
+
+/**
+ * A received `Mcp-Name` / `Mcp-Param-*` value, trimmed (RFC 9110 §5.5 optional whitespace)
+ * and decoded when in the `=?base64?…?=` form (strict: canonical padding, standard alphabet,
+ * valid UTF-8; a value lacking the prefix or the suffix is a literal). Undefined when invalid,
+ * including raw characters a header value may not carry (§Server Behavior for Custom Headers).
+ */
+function readHeaderValue(raw: string): string | undefined {
+  return HEADER_SAFE.test(raw) ? decodeHeaderValue(raw) : undefined;
+}
+
+/** Which body field `Mcp-Name` mirrors, per method (§Standard Request Headers; tasks ext §Routing Headers). */
+const NAME_SOURCE: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Header text vs body value: integers compared numerically (§Server Validation note), booleans as `true`/`false`. */
+function sameValue(header: string, body: unknown): boolean {
+  if (typeof body === 'string') return header === body;
+  if (typeof body === 'number') return NUMBER_TEXT.test(header) && Number(header) === body;
+  if (typeof body === 'boolean') return header === String(body);
+  return false;
+}
+
+type HeaderGetter = (lowerName: string) => string | undefined;
+
+/**
+ * Validates the mirrored headers of a modern request against its body. Returns the -32020
+ * message, or undefined when they agree. Requests without a body `protocolVersion` are not
+ * compared: the core refuses them with -32602 (basic/index.mdx §Per-request protocol fields),
+ * which the conformance suite expects even when the version header is present (mcp-spec
+ * README §4.3 leaves the precedence open).
+ */
+export function checkModernHeaders(
+  header: HeaderGetter,
+  request: JsonRpcRequest,
+  toolHeaderParams: (name: string) => readonly HeaderParam[] | undefined,
+): string | undefined {
+  const params = request.params;
+  const meta = params?._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const bodyVersion = (meta as Record<string, unknown>)[META.protocolVersion];
+  if (typeof bodyVersion !== 'string') return undefined;
+
+  const version = header('mcp-protocol-version');
+  if (version === undefined) return 'Header mismatch: MCP-Protocol-Version header is required';
+  if (version.trim() !== bodyVersion) {
+    return `Header mismatch: MCP-Protocol-Version header '${version.trim()}' does not match body _meta protocolVersion '${bodyVersion}'`;
+  }
+
+  const method = header('mcp-method');
+  if (method === undefined) return 'Header mismatch: Mcp-Method header is required';
+  if (method.trim() !== request.method) {
+    return `Header mismatch: Mcp-Method header '${method.trim()}' does not match body method '${request.method}'`;
+  }
+
+  const nameField = NAME_SOURCE[request.method];
+  const bodyName = nameField === undefined ? undefined : params?.[nameField];
+  if (typeof bodyName === 'string') {
+    const raw = header('mcp-name');
+    if (raw === undefined) return `Header mismatch: Mcp-Name header is required for ${request.method}`;
+    const name = readHeaderValue(raw);
+    if (name === undefined) return 'Header mismatch: Mcp-Name header value is malformed';
+    if (name !== bodyName) return `Header mismatch: Mcp-Name header '${name}' does not match body ${nameField} '${bodyName}'`;
+  }
+
+  if (request.method === 'tools/call' && typeof bodyName === 'string') {
+    const declared = toolHeaderParams(bodyName); // undefined: unknown tool, the core answers
+    if (declared !== undefined && declared.length > 0) {
+      for (const p of declared) {
+        const problem = checkParam(header, p, headerParamValue(params?.arguments, p));
+        if (problem !== undefined) return problem;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `Mcp-Param-{name}` must be present iff the argument is present and non-null
+ * (§Server Behavior for Custom Headers): a header without a body value is a header/body
+ * mismatch too, which matters to intermediaries that route on it.
+ */
+function checkParam(header: HeaderGetter, p: HeaderParam, value: unknown): string | undefined {
+  const headerName = `Mcp-Param-${p.name}`;
+  const raw = header(`mcp-param-${p.name.toLowerCase()}`);
+  const present = value !== undefined && value !== null;
+  if (!present) {
+    return raw === undefined ? undefined : `Header mismatch: ${headerName} header sent but argument '${p.path.join('.')}' is absent`;
+  }
+  if (raw === undefined) return `Header mismatch: ${headerName} header is required (argument '${p.path.join('.')}' is present)`;
+  const decoded = readHeaderValue(raw);
+  if (decoded === undefined) return `Header mismatch: ${headerName} header value is malformed`;
+  if (!sameValue(decoded, value)) return `Header mismatch: ${headerName} header does not match argument '${p.path.join('.')}'`;
+  return undefined;
+}

@@ -1,0 +1,104 @@
+/**
+ * The deprecated HTTP+SSE transport of 2024-11-05 (2024-11-05 basic/transports.mdx §HTTP with
+ * SSE), served on the MCP endpoint itself: a GET opens the stream, whose first event names the
+ * POST URI (`<path>?sessionId=<id>`); every POST there is answered 202 at once and everything
+ * the server says goes down the stream. The stream's end is the session's end. Runtime-neutral.
+ */
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { Inbound, LegacySession, SessionHost } from '../../server/inbound.js';
+import type { ServerCore } from '../../server/core-api.js';
+import type { DisconnectListener, HttpExchange } from './exchange.js';
+import { mintSessionId, type SessionEntry, type SessionRegistry } from './sessions.js';
+import { endpointEvent, messageEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
+import { replyError } from './status.js';
+
+/** One HTTP+SSE connection: the core's SessionHost and the Inbound of every POST for it. */
+export class SseSession implements SessionEntry, SessionHost, Inbound, DisconnectListener {
+  readonly kind = 'sse';
+  readonly transport = 'sse';
+  readonly id: string;
+  lastSeen = Date.now();
+  session!: LegacySession;
+  readonly #ex: HttpExchange;
+  readonly #streams: OpenStreams;
+  readonly #registry: SessionRegistry;
+  readonly #ac = new AbortController();
+  #closed = false;
+
+  constructor(id: string, ex: HttpExchange, streams: OpenStreams, registry: SessionRegistry) {
+    this.id = id;
+    this.#ex = ex;
+    this.#streams = streams;
+    this.#registry = registry;
+  }
+
+  /** Aborts when the stream is gone: nothing about any request can be delivered any more. */
+  get signal(): AbortSignal {
+    return this.#ac.signal;
+  }
+
+  get busy(): boolean {
+    return !this.#closed;
+  }
+
+  get closed(): boolean {
+    return this.#closed || this.session.closed;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (!this.#closed) this.#ex.write(messageEvent(JSON.stringify(message)));
+  }
+
+  onDisconnect(): void {
+    this.close();
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#registry.delete(this);
+    this.#streams.remove(this.#ex);
+    this.#ac.abort();
+    this.session.close();
+    this.#ex.end();
+  }
+}
+
+export class LegacySseEndpoint {
+  readonly #core: ServerCore;
+  readonly #sessions: SessionRegistry;
+  readonly #streams: OpenStreams;
+
+  constructor(core: ServerCore, sessions: SessionRegistry, streams: OpenStreams) {
+    this.#core = core;
+    this.#sessions = sessions;
+    this.#streams = streams;
+  }
+
+  /** GET: opens the stream and announces the POST endpoint. */
+  open(ex: HttpExchange): void {
+    if (!this.#sessions.hasRoom()) {
+      replyError(ex, 503, 'Service Unavailable: too many sessions');
+      return;
+    }
+    const s = new SseSession(mintSessionId(), ex, this.#streams, this.#sessions);
+    s.session = this.#core.openSession(s);
+    this.#sessions.add(s);
+    ex.listener = s;
+    ex.startStream(200, SSE_HEADERS);
+    this.#streams.add(ex);
+    ex.write(endpointEvent(`${ex.pathname}?sessionId=${encodeURIComponent(s.id)}`));
+  }
+
+  /** POST for an existing stream: 202 now, the answer goes down the stream. */
+  post(ex: HttpExchange, sessionId: string, payload: unknown): void {
+    const s = this.#sessions.get(sessionId, 'sse') as SseSession | undefined;
+    if (s === undefined) {
+      replyError(ex, 404, 'Session not found');
+      return;
+    }
+    s.lastSeen = Date.now();
+    ex.respond(202, {});
+    this.#core.handle(payload, s).catch((e: unknown) => this.#core.reportError(e));
+  }
+}

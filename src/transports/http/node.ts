@@ -1,0 +1,264 @@
+/**
+ * Node adapter: the MCP endpoint directly on `IncomingMessage`/`ServerResponse`, with no
+ * Request/Response conversion. Listeners are module-level functions that find their exchange
+ * through a symbol, so a request allocates one exchange object and no closures (the body
+ * promise aside). Only type imports from `node:` here; `serveHttp` loads `node:http` lazily,
+ * so importing this module stays harmless on non-Node runtimes.
+ */
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
+import type { ServerCore } from '../../server/core-api.js';
+import type { Server } from '../../server/server.js';
+import { resolveCore } from './core-access.js';
+import { HttpHandler } from './handler.js';
+import { resolveOptions, type HttpHandlerOptions } from './options.js';
+
+const kExchange = Symbol('janus-mcp.exchange');
+type Tagged<T> = T & { [kExchange]?: NodeExchange };
+
+const TOO_LARGE: BodyResult = { kind: 'too-large' };
+const ABORTED: BodyResult = { kind: 'aborted' };
+const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
+
+function isLoopbackAddress(a: string | undefined): boolean {
+  return a !== undefined && (a.startsWith('127.') || a === '::1' || a.startsWith('::ffff:127.'));
+}
+
+/** The listening port when the server socket is bound to loopback, cached per server. */
+const loopbackPorts = new WeakMap<object, number | undefined>();
+function loopbackPortOf(req: IncomingMessage): number | undefined {
+  const socket = req.socket as IncomingMessage['socket'] & { server?: HttpServer };
+  const server = socket.server;
+  if (server !== undefined && loopbackPorts.has(server)) return loopbackPorts.get(server);
+  const addr = server?.address();
+  const port = typeof addr === 'object' && addr !== null
+    ? (isLoopbackAddress(addr.address) ? addr.port : undefined)
+    : (isLoopbackAddress(socket.localAddress) ? socket.localPort : undefined);
+  if (server !== undefined) loopbackPorts.set(server, port);
+  return port;
+}
+
+function onResponseClose(this: Tagged<ServerResponse>): void {
+  this[kExchange]?.lost();
+}
+function onBodyData(this: Tagged<IncomingMessage>, chunk: Buffer): void {
+  this[kExchange]?.bodyData(chunk);
+}
+function onBodyEnd(this: Tagged<IncomingMessage>): void {
+  this[kExchange]?.bodyDone(true);
+}
+function onBodyClose(this: Tagged<IncomingMessage>): void {
+  this[kExchange]?.bodyDone(false);
+}
+
+class NodeExchange implements HttpExchange {
+  readonly method: string;
+  readonly pathname: string;
+  readonly #search: string;
+  readonly #req: Tagged<IncomingMessage>;
+  readonly #res: Tagged<ServerResponse>;
+  listener: DisconnectListener | undefined;
+  #ended = false;
+  #gone = false;
+  // body reading state
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #limit = 0;
+  #resolveBody: ((r: BodyResult) => void) | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse, pathname: string, search: string) {
+    this.method = (req.method ?? 'GET').toUpperCase();
+    this.pathname = pathname;
+    this.#search = search;
+    this.#req = req;
+    this.#res = res;
+    this.#req[kExchange] = this;
+    this.#res[kExchange] = this;
+    res.once('close', onResponseClose);
+  }
+
+  query(name: string): string | null {
+    return this.#search === '' ? null : new URLSearchParams(this.#search).get(name);
+  }
+
+  header(name: string): string | undefined {
+    const v = this.#req.headers[name];
+    if (v === undefined) return name === 'host' ? (this.#req.headers[':authority'] as string | undefined) : undefined;
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  get loopbackPort(): number | undefined {
+    return loopbackPortOf(this.#req);
+  }
+
+  get open(): boolean {
+    return !this.#ended && !this.#gone;
+  }
+
+  readBody(limit: number): Promise<BodyResult> {
+    const req = this.#req;
+    if (req.readableEnded) {
+      // A body parser ran before us: use its result rather than parsing again.
+      const parsed = (req as { body?: unknown }).body;
+      return Promise.resolve(parsed === undefined ? { kind: 'ok', text: '' } : { kind: 'parsed', value: parsed });
+    }
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) return Promise.resolve(this.#refuseBody());
+    this.#limit = limit;
+    return new Promise<BodyResult>((resolve) => {
+      this.#resolveBody = resolve;
+      req.on('data', onBodyData);
+      req.once('end', onBodyEnd);
+      req.once('close', onBodyClose);
+      req.once('error', onBodyClose);
+    });
+  }
+
+  /** @internal */
+  bodyData(chunk: Buffer): void {
+    this.#size += chunk.length;
+    if (this.#size > this.#limit) {
+      this.#finishBody(this.#refuseBody());
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  /** @internal */
+  bodyDone(complete: boolean): void {
+    if (this.#resolveBody === undefined) return;
+    if (!complete || !this.#req.complete) {
+      this.#finishBody(ABORTED);
+      return;
+    }
+    const c = this.#chunks;
+    const text = c.length === 1 ? c[0]!.toString('utf8') : Buffer.concat(c, this.#size).toString('utf8');
+    this.#finishBody({ kind: 'ok', text });
+  }
+
+  #finishBody(r: BodyResult): void {
+    const resolve = this.#resolveBody;
+    if (resolve === undefined) return;
+    this.#resolveBody = undefined;
+    this.#chunks = [];
+    const req = this.#req;
+    req.off('data', onBodyData);
+    req.off('end', onBodyEnd);
+    req.off('close', onBodyClose);
+    req.off('error', onBodyClose);
+    resolve(r);
+  }
+
+  /** Stop reading and close the connection after the 413, rather than swallowing the rest. */
+  #refuseBody(): BodyResult {
+    this.#req.pause();
+    if (!this.#res.headersSent) this.#res.setHeader('connection', 'close');
+    return TOO_LARGE;
+  }
+
+  respond(status: number, headers: HeaderMap, body?: string): void {
+    if (!this.open) return;
+    this.#ended = true;
+    const res = this.#res;
+    if (body !== undefined) res.setHeader('content-length', Buffer.byteLength(body));
+    res.writeHead(status, headers);
+    res.end(body);
+  }
+
+  startStream(status: number, headers: HeaderMap): void {
+    if (!this.open) return;
+    this.#res.writeHead(status, headers);
+    this.#res.flushHeaders();
+  }
+
+  write(chunk: string): void {
+    if (this.open) this.#res.write(chunk);
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (!this.#gone) this.#res.end();
+  }
+
+  /** @internal The response closed: if we had not ended it, the client went away. */
+  lost(): void {
+    if (this.#ended || this.#gone) return;
+    this.#gone = true;
+    this.#finishBody(ABORTED);
+    this.listener?.onDisconnect(this);
+  }
+}
+
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
+  /** Ends all sessions and open streams of this handler. */
+  close(): Promise<void>;
+};
+
+/**
+ * A Node request listener / Connect-style middleware serving the MCP endpoint. Requests to
+ * other paths go to `next()` when given, else 404.
+ */
+export function createNodeHandler(server: Server | ServerCore, options?: HttpHandlerOptions): NodeHandler {
+  const handler = new HttpHandler(resolveCore(server), resolveOptions(options));
+  const fn = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q < 0 ? url : url.slice(0, q);
+    if (!handler.matches(pathname)) {
+      if (next !== undefined) next();
+      else res.writeHead(404, { 'content-type': 'application/json' }).end(NOT_FOUND_BODY);
+      return;
+    }
+    void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1)));
+  };
+  return Object.assign(fn, { close: () => handler.close() });
+}
+
+export interface ServeHttpOptions extends HttpHandlerOptions {
+  /** Default 0: an ephemeral port (read it from the result). */
+  port?: number;
+  /** Default `127.0.0.1`: local servers SHOULD bind to loopback only (transports §Security). */
+  host?: string;
+}
+
+export interface HttpServerHandle {
+  readonly url: URL;
+  readonly port: number;
+  readonly httpServer: HttpServer;
+  /** Ends all sessions and streams, then stops listening. */
+  close(): Promise<void>;
+}
+
+/** A ready-to-use listener for the MCP endpoint (default http://127.0.0.1:<port>/mcp). */
+export async function serveHttp(server: Server | ServerCore, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  const { port = 0, host = '127.0.0.1', ...rest } = options;
+  const path = rest.path ?? '/mcp';
+  const handler = createNodeHandler(server, { ...rest, path });
+  const http = await import('node:http');
+  const httpServer = http.createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const actual = (httpServer.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: new URL(`http://${urlHost}:${actual}${path === false ? '/' : path}`),
+    port: actual,
+    httpServer,
+    close: () =>
+      (closing ??= (async () => {
+        await handler.close();
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeAllConnections();
+        });
+      })()),
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * The lazy answer to one Streamable HTTP POST, handed to the core as its `Inbound`. Nothing is
+ * written until the first message: a final response first becomes one `application/json`
+ * reply; anything else first (a notification, a legacy server-to-client request) opens an SSE
+ * stream that the final response ends (transports §Sending Messages, items 5-6). A client that
+ * accepts only JSON gets the final response alone: messages before it are dropped, so legacy
+ * server-to-client requests cannot reach it. Runtime-neutral.
+ */
+import { atLeast } from '../../protocol/versions.js';
+import {
+  isErrorResponse,
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
+import type { Inbound, LegacySession } from '../../server/inbound.js';
+import { SseChannel } from './channel.js';
+import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
+import type { Accepts } from './guards.js';
+import type { ResolvedOptions } from './options.js';
+import type { SessionRegistry, StreamableSession } from './sessions.js';
+import type { OpenStreams } from './sse.js';
+import { JSON_HEADERS, statusForError, type Wire } from './status.js';
+
+/** Shared state of the handler that responders use. */
+export interface ResponderHost {
+  readonly options: ResolvedOptions;
+  readonly streams: OpenStreams;
+  readonly sessions: SessionRegistry;
+  reportError(e: unknown): void;
+}
+
+/** single: one request (or an invalid message) awaiting its response; batch: 2025-03-26 array; none: notifications/responses only. */
+export type Expect = { readonly kind: 'single'; readonly id: RequestId | null } | { readonly kind: 'batch' } | { readonly kind: 'none' };
+
+const NONE: Expect = { kind: 'none' };
+export const EXPECT_NONE = NONE;
+export const EXPECT_BATCH: Expect = { kind: 'batch' };
+
+/** Priming events only for sessions that negotiated 2025-11-25 or later: older clients may choke on empty data. */
+export function primes(session: LegacySession | undefined): boolean {
+  const v = session?.protocolVersion;
+  return v !== undefined && atLeast(v, '2025-11-25');
+}
+
+export class PostResponder implements Inbound, DisconnectListener {
+  readonly transport = 'http';
+  readonly #host: ResponderHost;
+  readonly #ex: HttpExchange;
+  readonly #wire: Wire;
+  readonly #accepts: Accepts;
+  readonly #expect: Expect;
+  /** The legacy session, absent on the modern wire. */
+  readonly #record: StreamableSession | undefined;
+  /** True while this POST is an `initialize` whose session is not registered yet. */
+  #initializing: boolean;
+  #state: 'pending' | 'sse' | 'done' = 'pending';
+  #channel: SseChannel | undefined;
+  #ac: AbortController | undefined;
+  #gone = false;
+  #batch: JsonRpcResponse[] | undefined;
+  #final: JsonRpcResponse | undefined;
+
+  constructor(host: ResponderHost, ex: HttpExchange, wire: Wire, accepts: Accepts, expect: Expect, record?: StreamableSession, initializing = false) {
+    this.#host = host;
+    this.#ex = ex;
+    this.#wire = wire;
+    this.#accepts = accepts;
+    this.#expect = expect;
+    this.#record = record;
+    this.#initializing = initializing;
+    ex.listener = this;
+  }
+
+  get session(): LegacySession | undefined {
+    return this.#record?.session;
+  }
+
+  /**
+   * Modern wire only: closing the response stream IS cancellation (2026-07-28
+   * streamable-http.mdx §Cancellation). On legacy sessions a disconnect SHOULD NOT be read as
+   * cancellation (2025-11-25 transports §Sending Messages item 6), so there is no signal: the
+   * handler runs on and its messages are kept for resumption.
+   */
+  get signal(): AbortSignal | undefined {
+    if (this.#wire === 'legacy') return undefined;
+    if (this.#ac === undefined) {
+      this.#ac = new AbortController();
+      if (this.#gone) this.#ac.abort();
+    }
+    return this.#ac.signal;
+  }
+
+  /** `sse: 'always'`: open the stream before the core runs. */
+  startEarly(): void {
+    if (this.#expect.kind !== 'none' && this.#accepts.sse && this.#state === 'pending') this.#startSse();
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.#gone && this.#wire === 'modern') return; // cancelled: MUST NOT send further messages
+    if (this.#state === 'done') return;
+    const final = this.#isFinal(message);
+    if (final) this.#final = message as JsonRpcResponse;
+    if (this.#state === 'sse') {
+      this.#channel!.send(message);
+      if (final) this.#finishStream();
+      return;
+    }
+    // pending
+    if (this.#expect.kind === 'none') return; // nothing answers a notification
+    if (this.#expect.kind === 'batch' && isResponse(message)) {
+      (this.#batch ??= []).push(message);
+      return;
+    }
+    if (final && (this.#accepts.json || !this.#accepts.sse)) {
+      this.#replyJson(this.#final!);
+      return;
+    }
+    if (!this.#accepts.sse || this.#gone) return; // JSON-only client: only the final response reaches it
+    this.#startSse();
+    this.#channel!.send(message);
+    if (final) this.#finishStream();
+  }
+
+  /**
+   * Ends this request's connection early, keeping the stream resumable (2025-11-25 SSE
+   * polling). Only where the client can resume: a legacy session with an event store, and a
+   * resumption cursor already given or a priming event possible. Otherwise a no-op (on the
+   * modern wire closing would mean cancellation).
+   */
+  closeStream(): void {
+    if (this.#wire !== 'legacy' || this.#record === undefined || this.#host.options.eventStore === undefined) return;
+    if (this.#state === 'pending') {
+      if (!this.#accepts.sse || this.#gone || !primes(this.#record.session)) return;
+      this.#startSse();
+    }
+    if (this.#state === 'sse' && this.#channel!.hasCursor) this.#channel!.detach();
+  }
+
+  onDisconnect(ex: HttpExchange): void {
+    this.#gone = true;
+    this.#ac?.abort();
+    this.#channel?.onDisconnect(ex);
+  }
+
+  /** The core's `handle` settled: whatever is still open ends now. */
+  settled(): void {
+    if (this.#state === 'sse') {
+      this.#finishStream();
+      return;
+    }
+    if (this.#state === 'done') return;
+    this.#state = 'done';
+    if (this.#initializing) this.#completeInit();
+    const batch = this.#batch;
+    if (batch !== undefined && batch.length > 0) {
+      // A batch refused as a whole gets one error object (JSON-RPC 2.0 §6), else an array.
+      const single = batch.length === 1 && isErrorResponse(batch[0]!) && (batch[0].id === undefined || batch[0].id === null);
+      this.#writeJson(200, single ? batch[0] : batch, {});
+      return;
+    }
+    // Notifications/responses accepted: 202 (transports §Sending Messages item 4). A request
+    // that produced no response (e.g. cancelled by notifications/cancelled) ends the same way.
+    if (this.#ex.open) this.#ex.respond(202, {});
+  }
+
+  #isFinal(message: JsonRpcMessage): boolean {
+    if (this.#expect.kind !== 'single' || !isResponse(message)) return false;
+    return this.#expect.id === null || message.id === this.#expect.id;
+  }
+
+  #replyJson(message: JsonRpcResponse): void {
+    this.#state = 'done';
+    const headers: HeaderMap = {};
+    if (this.#initializing) this.#completeInit(headers);
+    const status = isErrorResponse(message) ? statusForError(this.#wire, message.error.code) : 200;
+    this.#writeJson(status, message, headers);
+  }
+
+  #writeJson(status: number, body: unknown, headers: HeaderMap): void {
+    if (!this.#ex.open) return;
+    this.#ex.respond(status, { ...JSON_HEADERS, ...headers }, JSON.stringify(body));
+  }
+
+  #startSse(): void {
+    const record = this.#record;
+    const store = this.#host.options.eventStore;
+    const streamId = this.#wire === 'legacy' && record !== undefined && store !== undefined ? record.nextStreamId() : undefined;
+    const ch = new SseChannel(store, streamId, this.#host.streams, (e) => this.#host.reportError(e));
+    this.#channel = ch;
+    this.#state = 'sse';
+    if (streamId !== undefined) record!.live.set(streamId, ch);
+    // The session id must be on the response that carries the InitializeResult (§Session Management).
+    ch.open(this.#ex, this.#initializing ? { 'mcp-session-id': record!.id } : undefined);
+    if (this.#gone) ch.onDisconnect(this.#ex);
+    if (streamId !== undefined && primes(record!.session)) ch.prime(this.#host.options.retryMs);
+  }
+
+  #finishStream(): void {
+    this.#state = 'done';
+    const ch = this.#channel!;
+    if (this.#initializing) this.#completeInit();
+    ch.finish();
+    if (ch.streamId !== undefined) this.#record!.live.delete(ch.streamId);
+  }
+
+  /**
+   * Registers the new session once `initialize` succeeded (the core set protocolVersion before
+   * sending the result), and only if someone is still there to learn its id; else closes it.
+   */
+  #completeInit(headers?: HeaderMap): void {
+    this.#initializing = false;
+    const record = this.#record!;
+    const final = this.#final;
+    const ok = final !== undefined && !isErrorResponse(final) && !this.#gone &&
+      record.session.protocolVersion !== undefined && !record.session.closed;
+    if (ok) {
+      this.#host.sessions.add(record);
+      if (headers !== undefined) headers['mcp-session-id'] = record.id;
+    } else {
+      record.close();
+    }
+  }
+}
