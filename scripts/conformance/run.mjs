@@ -5,7 +5,7 @@
 //   node scripts/conformance/run.mjs server [--requirements 2025-11-25|2026-07-28]
 //                                           [--scenario NAME] [--url URL] [--fixture FILE.js]
 //                                           [--timeout MS] [--results-dir DIR] [--quiet]
-//   node scripts/conformance/run.mjs client ...      (not implemented yet: exits 2)
+//   node scripts/conformance/run.mjs client [--requirements SET] [--scenario NAME] [--command CMD]
 //
 // Server leg: starts `node dist/examples/everything/main.js` with PORT=<free port>
 // (it must serve http://127.0.0.1:PORT/mcp; one URL serves both wires), then per set:
@@ -54,7 +54,7 @@ const EXTRA = {
     '2025-11-25': ['json-schema-2020-12', 'server-sse-polling', 'server-session-lifecycle'],
     '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
   },
-  client: { '2025-11-25': [], '2026-07-28': [] },
+  client: { '2025-11-25': ['json-schema-2020-12-preservation'], '2026-07-28': ['json-schema-2020-12-preservation'] },
 };
 
 // ---------------------------------------------------------------------------
@@ -417,7 +417,7 @@ async function runServerLeg(opts) {
   } finally {
     if (fixture) await stopChild(fixture.child);
   }
-  return printServerSummary(summaries, runDir, infraError);
+  return printSummary('server', summaries, runDir, infraError);
 }
 
 function describe(r) {
@@ -430,8 +430,8 @@ function describe(r) {
   return `${res.scenario}: ${state} (${ok} checks ok) -> ${verdict}`;
 }
 
-function printServerSummary(summaries, runDir, infraError) {
-  header('conformance summary: server leg');
+function printSummary(leg, summaries, runDir, infraError) {
+  header(`conformance summary: ${leg} leg`);
   const unexpected = [];
   const stale = [];
   const problems = [];
@@ -479,18 +479,69 @@ function printServerSummary(summaries, runDir, infraError) {
 }
 
 // ---------------------------------------------------------------------------
-// client leg (future)
+// client leg
 //
-// Shape when implemented: for each set and each scenario of
-// loadRequirements(set, 'client').scored plus EXTRA.client[set], call refereeRun with
-//   ['client', '--command', 'npm run --silent fixture:client --', '--scenario', S,
-//    '--spec-version', set, '--force']
-// and loadBaseline(req) (conformance/expected-failures/client-<set>.yml); results are
-// written as <dir>/<scenario>-<timestamp>/checks.json (no "client-" prefix, so pass
-// leg '' to readResults), then summarise like the server leg.
-async function runClientLeg() {
-  console.error('conformance client leg: not implemented yet');
-  return 2;
+// The referee starts a mock server per scenario and runs our client command against it
+// (`CLIENT_COMMAND <url>`, scenario and version in its environment). Scored scenarios run
+// with --requirements, the project's extra ones one by one, as on the server leg.
+
+const CLIENT_COMMAND = 'npm run --silent fixture:client --';
+
+async function runClientLeg(opts) {
+  const sets = opts.requirements ? [opts.requirements] : SETS;
+  const plan = sets.map((set) => {
+    const req = loadRequirements(set, 'client');
+    return { req, baseline: loadBaseline(req) };
+  });
+  const runDir = opts.resultsDir ?? path.join(ROOT, 'results', `conformance-client-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(runDir, { recursive: true });
+  const summaries = [];
+  let infraError;
+  try {
+    for (const { req, baseline } of plan) {
+      const setDir = path.join(runDir, `client-${req.set}`);
+      const common = ['client', '--command', opts.command ?? CLIENT_COMMAND, ...(opts.timeout ? ['--timeout', String(opts.timeout)] : [])];
+      const s = { set: req.set, baseline: rel(baseline.file), scored: null, extras: [], other: [], problems: [] };
+      if (opts.scenario) {
+        header(`client ${req.set}: scenario ${opts.scenario}`);
+        const r = await refereeRun({
+          label: opts.scenario, leg: 'client', baseline, quiet: opts.quiet,
+          args: [...common, '--scenario', opts.scenario, '--spec-version', req.set, '--force'],
+          dir: path.join(setDir, 'single'), scenarios: [opts.scenario], single: true,
+        });
+        s.single = r;
+        s.problems.push(...r.problems);
+      } else {
+        header(`client ${req.set}: scored scenarios (--requirements ${req.set})`);
+        const scored = await refereeRun({
+          label: `requirements ${req.set}`, leg: 'client', baseline, quiet: opts.quiet,
+          args: [...common, '--requirements', req.set],
+          dir: path.join(setDir, 'requirements'), scenarios: req.scored,
+        });
+        s.scored = scored;
+        s.problems.push(...scored.problems);
+        for (const { scenario, reason } of req.notScored) {
+          if (req.extras.includes(scenario)) continue;
+          const checks = scored.found.get(scenario);
+          s.other.push({ scenario, reason, ran: !!checks, failed: checks ? count(checks, 'FAILURE') > 0 : null });
+        }
+        for (const scenario of req.extras) {
+          header(`client ${req.set}: extra scenario ${scenario} (--spec-version ${req.set})`);
+          const r = await refereeRun({
+            label: scenario, leg: 'client', baseline, quiet: opts.quiet,
+            args: [...common, '--scenario', scenario, '--spec-version', req.set, '--force'],
+            dir: path.join(setDir, 'extra', scenario.replace(/\//g, '-')), scenarios: [scenario], single: true,
+          });
+          s.extras.push(r);
+          s.problems.push(...r.problems);
+        }
+      }
+      summaries.push(s);
+    }
+  } catch (e) {
+    infraError = e;
+  }
+  return printSummary('client', summaries, runDir, infraError);
 }
 
 // ---------------------------------------------------------------------------
@@ -503,6 +554,7 @@ const USAGE = `usage: node scripts/conformance/run.mjs <server|client> [options]
   --fixture <file.js>    fixture server script (default: dist/examples/everything/main.js)
   --timeout <ms>         per-scenario timeout passed to the referee (referee default 30000)
   --results-dir <dir>    where to write results (default: results/conformance-<timestamp>)
+  --command <cmd>        client leg: the client command (default: ${CLIENT_COMMAND})
   --quiet                keep referee output in the log files only`;
 
 async function main() {
@@ -518,6 +570,7 @@ async function main() {
         timeout: { type: 'string' },
         'results-dir': { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        command: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -538,6 +591,7 @@ async function main() {
     timeout: values.timeout,
     resultsDir: values['results-dir'] && path.resolve(values['results-dir']),
     quiet: values.quiet,
+    command: values.command,
   };
   if (!existsSync(REFEREE)) throw new InfraError(`referee not installed at ${rel(REFEREE)} (run \`npm ci\`)`);
   if (leg === 'server') return runServerLeg(opts);
