@@ -1,0 +1,9 @@
+/** The README's ten-line server: one definition, both eras. */
+import { createServer } from '../../src/server/index.js';
+import { z } from 'zod';
+
+export const server = createServer({ name: 'greeter', version: '1.0.0' });
+server.tool('greet', { input: z.object({ name: z.string().optional() }) }, async ({ name }, ctx) => {
+  const who = name ?? (await ctx.elicit({ message: 'Who are you?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })).content?.name;
+  return `hello ${who}`;
+});
