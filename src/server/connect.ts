@@ -40,7 +40,7 @@ export async function connectTransport(core: Core, transport: Transport, kind: T
   // server.close() closes the session; the transport goes with it.
   (session as Session).onClosed(() => finish());
   const onClose = () => {
-    core.endListeners(session);
+    core.endListeners((i) => i === inbound);
     (session as Session).failPending('the client closed its input');
     void (session as Session).inflight.settled().then(finish);
     // A handler that never settles (one waiting on ctx.signal) must not keep the channel open.

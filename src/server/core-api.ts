@@ -20,6 +20,8 @@ export interface ServerCore {
   openSession(host: SessionHost): LegacySession;
   /** The `x-mcp-header` parameters of a tool, or undefined when no such tool exists. */
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
+  /** Ends, gracefully, the listen streams opened through the matching inbound channels (a transport shutting down). */
+  endListeners(match: (inbound: Inbound) => boolean): void;
   /** Server name for logs and diagnostics. */
   readonly name: string;
   /** Reports an error that has no peer to go to (never written to stdout). */

@@ -133,7 +133,8 @@ export class Core implements ServerCore, ModernDeps, Internals {
       case 'request': {
         const req = c.message;
         const { legacy, modern } = this.config.eras;
-        if (modern && (!legacy || claimsModern(req.method, req.params))) {
+        const wire = inbound.wire ?? (claimsModern(req.method, req.params) ? 'modern' : 'legacy');
+        if (modern && (!legacy || wire === 'modern')) {
           if (!legacy && req.method === 'initialize') {
             return inbound.send(errorResponse(req.id, {
               code: ErrorCode.UnsupportedProtocolVersion,
@@ -193,9 +194,8 @@ export class Core implements ServerCore, ModernDeps, Internals {
     return true;
   }
 
-  /** Ends the listen streams opened on a session's channel (its peer stopped sending). */
-  endListeners(session: LegacySession): void {
-    this.hub.endWhere((l) => l.channel === session);
+  endListeners(match: (inbound: Inbound) => boolean): void {
+    this.hub.endWhere((l) => match(l.channel));
   }
 
   close(): void {

@@ -21,6 +21,12 @@ export interface Inbound {
   readonly session?: LegacySession;
   /** Ends this request's stream early (2025-11-25 SSE polling); later messages are kept for resumption. */
   closeStream?(): void;
+  /**
+   * The wire the transport received this payload on, when it knows (HTTP decides per POST
+   * from headers and body); absent on channels that carry both eras (stdio), where each
+   * message is classified by itself.
+   */
+  readonly wire?: 'legacy' | 'modern';
 }
 
 /** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */

@@ -207,7 +207,7 @@ async function listen(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound
     const listener: Listener = {
       id: subscriptionId,
       filter,
-      channel: inbound.session,
+      channel: inbound,
       send: (m) => inbound.send(m),
       end: () => {
         graceful = true;

@@ -7,12 +7,13 @@ import { META } from '../../protocol/meta.js';
 import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
 import type { ListKind } from '../registry.js';
+import type { Inbound } from '../inbound.js';
 
 export interface Listener {
   readonly id: RequestId;
   readonly filter: SubscriptionFilter;
-  /** The channel it was opened on (stdio: the connection's session), to end it with the channel. */
-  readonly channel: unknown;
+  /** The channel it was opened on, so a transport shutting down can end its own streams. */
+  readonly channel: Inbound;
   send(message: JsonRpcMessage): void;
   /** Server-initiated end: answer the listen request and close. */
   end(): void;

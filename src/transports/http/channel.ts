@@ -13,6 +13,10 @@ import { messageEvent, primingEvent, SSE_HEADERS, type OpenStreams } from './sse
 /** Recent events kept per in-flight stream to bridge an asynchronous store's replay. */
 const RECENT_MAX = 256;
 
+export interface ErrorReporter {
+  reportError(e: unknown): void;
+}
+
 interface Recent {
   readonly id: string;
   readonly message: JsonRpcMessage | undefined;
@@ -22,7 +26,7 @@ export class SseChannel implements DisconnectListener {
   readonly streamId: string | undefined;
   readonly #store: EventStore | undefined;
   readonly #streams: OpenStreams;
-  readonly #onError: (e: unknown) => void;
+  readonly #reporter: ErrorReporter;
   #conn: HttpExchange | undefined;
   /** Ids of events the attached connection already got through a replay (async stores only). */
   #replayed: ReadonlySet<string> | undefined;
@@ -31,14 +35,12 @@ export class SseChannel implements DisconnectListener {
   #pending = 0;
   #tail: Promise<void> = Promise.resolve();
   #finished = false;
-  /** True once the client was given an event id to resume from. */
-  hasCursor = false;
 
-  constructor(store: EventStore | undefined, streamId: string | undefined, streams: OpenStreams, onError: (e: unknown) => void) {
+  constructor(store: EventStore | undefined, streamId: string | undefined, streams: OpenStreams, reporter: ErrorReporter) {
     this.#store = streamId === undefined ? undefined : store;
     this.streamId = this.#store === undefined ? undefined : streamId;
     this.#streams = streams;
-    this.#onError = onError;
+    this.#reporter = reporter;
   }
 
   get connected(): boolean {
@@ -123,7 +125,7 @@ export class SseChannel implements DisconnectListener {
       try {
         r = store.append(streamId, message);
       } catch (e) {
-        this.#onError(e);
+        this.#reporter.reportError(e);
         return;
       }
       if (typeof r === 'string') {
@@ -141,7 +143,6 @@ export class SseChannel implements DisconnectListener {
     if (this.#recent.length > RECENT_MAX) this.#recent.shift();
     const c = this.#conn;
     if (c === undefined || this.#replayed?.has(id)) return;
-    this.hasCursor = true;
     c.write(message === undefined ? primingEvent(id, retryMs) : messageEvent(JSON.stringify(message), id));
   }
 
@@ -154,7 +155,7 @@ export class SseChannel implements DisconnectListener {
     this.#pending++;
     this.#tail = this.#tail
       .then(op)
-      .catch(this.#onError)
+      .catch((e: unknown) => this.#reporter.reportError(e))
       .finally(() => {
         this.#pending--;
       });

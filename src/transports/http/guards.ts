@@ -85,8 +85,23 @@ export interface Accepts {
   sse: boolean;
 }
 
+const BOTH: Accepts = Object.freeze({ json: true, sse: true });
+/** Clients send the same few Accept values over and over: remember the parsed ones (bounded). */
+const acceptCache = new Map<string, Accepts>();
+
 export function parseAccept(accept: string | undefined): Accepts {
-  if (accept === undefined || accept.trim() === '') return { json: true, sse: true };
+  if (accept === undefined) return BOTH;
+  let a = acceptCache.get(accept);
+  if (a === undefined) {
+    a = Object.freeze(parseAcceptValue(accept));
+    if (acceptCache.size >= 64) acceptCache.clear();
+    acceptCache.set(accept, a);
+  }
+  return a;
+}
+
+function parseAcceptValue(accept: string): Accepts {
+  if (accept.trim() === '') return BOTH;
   let json = false;
   let sse = false;
   for (const part of accept.split(',')) {

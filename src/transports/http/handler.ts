@@ -5,9 +5,9 @@
  * node.ts and fetch.ts adapt runtimes to `HttpExchange`; nothing here imports `node:`.
  */
 import { ErrorCode } from '../../protocol/errors.js';
-import { classify, isRequestId, type RequestId } from '../../protocol/jsonrpc.js';
+import { classify, isRequestId, type Classified, type RequestId } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
-import { isLegacyVersion } from '../../protocol/versions.js';
+import { isLegacyVersion, isModernVersion } from '../../protocol/versions.js';
 import type { ServerCore } from '../../server/core-api.js';
 import type { HttpExchange } from './exchange.js';
 import { guardContentType, guardHostAndOrigin, parseAccept, type Accepts } from './guards.js';
@@ -31,10 +31,23 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A header that claims the modern wire: any MCP-Protocol-Version that is not a legacy revision. */
-function modernHeader(version: string | undefined): boolean {
+/**
+ * A header that claims the modern wire: a modern revision, or (without a session id) any
+ * version that is not a legacy revision, so an unknown one gets -32022 from the core. With a
+ * session id an unknown version is a bad legacy header (400), not a modern claim.
+ */
+function modernHeader(version: string | undefined, sessionId: string | undefined): boolean {
   const v = version?.trim();
-  return v !== undefined && v !== '' && !isLegacyVersion(v);
+  if (v === undefined || v === '') return false;
+  return isModernVersion(v) || (sessionId === undefined && !isLegacyVersion(v));
+}
+
+/** 2025-06-18+ transports §Protocol Version Header: a present header must name a supported revision (400 otherwise; absent is fine). */
+function badLegacyVersion(ex: HttpExchange, id: RequestId | null): boolean {
+  const v = ex.header('mcp-protocol-version')?.trim();
+  if (v === undefined || v === '' || isLegacyVersion(v)) return false;
+  replyError(ex, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)}`, ErrorCode.InvalidRequest, id);
+  return true;
 }
 
 /**
@@ -44,7 +57,7 @@ function modernHeader(version: string | undefined): boolean {
  * `subscriptions/listen` or a non-legacy MCP-Protocol-Version header are modern; the rest is
  * legacy session traffic. Batches exist only in 2025-03-26, so arrays are legacy.
  */
-export function classifyPost(body: unknown, versionHeader: string | undefined): PostKind {
+export function classifyPost(body: unknown, versionHeader: string | undefined, sessionId?: string): PostKind {
   if (Array.isArray(body)) return 'legacy';
   if (isObject(body)) {
     const params = body.params;
@@ -52,12 +65,12 @@ export function classifyPost(body: unknown, versionHeader: string | undefined): 
     if (body.method === 'initialize' && isRequestId(body.id)) return 'initialize';
     if (body.method === 'server/discover' || body.method === 'subscriptions/listen') return 'modern';
   }
-  return modernHeader(versionHeader) ? 'modern' : 'legacy';
+  return modernHeader(versionHeader, sessionId) ? 'modern' : 'legacy';
 }
 
-function expectFor(payload: unknown): { expect: Expect; id: RequestId | null } {
-  if (Array.isArray(payload)) return { expect: EXPECT_BATCH, id: null };
-  const c = classify(payload);
+/** What the responder waits for; `c` is the payload's classification (undefined for a batch). */
+function expectFor(c: Classified | undefined): { expect: Expect; id: RequestId | null } {
+  if (c === undefined) return { expect: EXPECT_BATCH, id: null };
   if (c.kind === 'request') return { expect: { kind: 'single', id: c.message.id }, id: c.message.id };
   if (c.kind === 'invalid') return { expect: { kind: 'single', id: c.id }, id: c.id };
   return { expect: EXPECT_NONE, id: null };
@@ -108,10 +121,13 @@ export class HttpHandler implements ResponderHost {
   }
 
   /** Ends every session and open stream. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // Listen streams first, gracefully (subscriptions.mdx: a final result, then close)...
+    this.core.endListeners((i) => i instanceof PostResponder && i.belongsTo(this));
+    await new Promise<void>((r) => setTimeout(r, 0));
+    // ...then everything else: sessions end, in-flight modern requests are cancelled.
     this.sessions.closeAll();
     this.streams.endAll();
-    return Promise.resolve();
   }
 
   async #post(ex: HttpExchange): Promise<void> {
@@ -132,7 +148,7 @@ export class HttpHandler implements ResponderHost {
       this.#legacySse!.post(ex, sseSessionId, payload);
       return;
     }
-    switch (classifyPost(payload, ex.header('mcp-protocol-version'))) {
+    switch (classifyPost(payload, ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
       case 'modern':
         return this.#modern(ex, payload, accepts);
       case 'initialize':
@@ -166,13 +182,13 @@ export class HttpHandler implements ResponderHost {
   async #modern(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
     const c = classify(payload);
     if (c.kind === 'request') {
-      const problem = checkModernHeaders((n) => ex.header(n), c.message, (n) => this.core.toolHeaderParams(n));
+      const problem = checkModernHeaders(ex, c.message, this.core);
       if (problem !== undefined) {
         replyError(ex, 400, problem, ErrorCode.HeaderMismatch, c.message.id);
         return;
       }
     }
-    await this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(payload).expect), payload);
+    await this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(c).expect), payload);
   }
 
   /** Legacy handshake: a new session, registered only once initialize succeeded (responder.ts). */
@@ -186,14 +202,15 @@ export class HttpHandler implements ResponderHost {
       replyError(ex, 503, 'Service Unavailable: too many sessions', ErrorCode.InvalidRequest, payload.id);
       return;
     }
-    const record = new StreamableSession(mintSessionId(), this.options.eventStore, this.streams, (e) => this.reportError(e));
+    const record = new StreamableSession(mintSessionId(), this.options.eventStore, this.streams, this);
     record.session = this.core.openSession(record);
     await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, { kind: 'single', id: payload.id }, record, true), payload);
   }
 
   /** Legacy session traffic (2025-03-26 … 2025-11-25 transports §Session Management). */
   async #legacy(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
-    const { expect, id } = expectFor(payload);
+    const { expect, id } = expectFor(Array.isArray(payload) ? undefined : classify(payload));
+    if (badLegacyVersion(ex, id)) return;
     const record = this.#session(ex, id);
     if (record === undefined) return;
     await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
@@ -233,10 +250,11 @@ export class HttpHandler implements ResponderHost {
    * standalone or resumed SSE stream; without one the 2024-11-05 HTTP+SSE stream.
    */
   async #get(ex: HttpExchange): Promise<void> {
-    if (modernHeader(ex.header('mcp-protocol-version'))) {
+    if (modernHeader(ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
       replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_POST);
       return;
     }
+    if (badLegacyVersion(ex, null)) return;
     const accepts = parseAccept(ex.header('accept'));
     if (ex.header('mcp-session-id') === undefined && this.#legacySse !== undefined) {
       if (!accepts.sse) replyError(ex, 406, 'Not Acceptable: Accept must allow text/event-stream');
@@ -297,10 +315,11 @@ export class HttpHandler implements ResponderHost {
 
   /** DELETE ends a legacy session (2025-11-25 transports §Session Management item 5). */
   #delete(ex: HttpExchange): void {
-    if (modernHeader(ex.header('mcp-protocol-version'))) {
+    if (modernHeader(ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
       replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_POST);
       return;
     }
+    if (badLegacyVersion(ex, null)) return;
     const record = this.#session(ex, null);
     if (record === undefined) return;
     this.sessions.delete(record);

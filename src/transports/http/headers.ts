@@ -42,7 +42,15 @@ function sameValue(header: string, body: unknown): boolean {
   return false;
 }
 
-type HeaderGetter = (lowerName: string) => string | undefined;
+/** Where request headers come from (an HttpExchange), by lower-case name. */
+interface Headers {
+  header(lowerName: string): string | undefined;
+}
+
+/** Who knows the tools' `x-mcp-header` declarations (the ServerCore). */
+interface ToolHeaders {
+  toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
+}
 
 /**
  * Validates the mirrored headers of a modern request against its body. Returns the -32020
@@ -51,24 +59,20 @@ type HeaderGetter = (lowerName: string) => string | undefined;
  * which the conformance suite expects even when the version header is present (mcp-spec
  * README §4.3 leaves the precedence open).
  */
-export function checkModernHeaders(
-  header: HeaderGetter,
-  request: JsonRpcRequest,
-  toolHeaderParams: (name: string) => readonly HeaderParam[] | undefined,
-): string | undefined {
+export function checkModernHeaders(headers: Headers, request: JsonRpcRequest, tools: ToolHeaders): string | undefined {
   const params = request.params;
   const meta = params?._meta;
   if (typeof meta !== 'object' || meta === null) return undefined;
   const bodyVersion = (meta as Record<string, unknown>)[META.protocolVersion];
   if (typeof bodyVersion !== 'string') return undefined;
 
-  const version = header('mcp-protocol-version');
+  const version = headers.header('mcp-protocol-version');
   if (version === undefined) return 'Header mismatch: MCP-Protocol-Version header is required';
   if (version.trim() !== bodyVersion) {
     return `Header mismatch: MCP-Protocol-Version header '${version.trim()}' does not match body _meta protocolVersion '${bodyVersion}'`;
   }
 
-  const method = header('mcp-method');
+  const method = headers.header('mcp-method');
   if (method === undefined) return 'Header mismatch: Mcp-Method header is required';
   if (method.trim() !== request.method) {
     return `Header mismatch: Mcp-Method header '${method.trim()}' does not match body method '${request.method}'`;
@@ -77,7 +81,7 @@ export function checkModernHeaders(
   const nameField = NAME_SOURCE[request.method];
   const bodyName = nameField === undefined ? undefined : params?.[nameField];
   if (typeof bodyName === 'string') {
-    const raw = header('mcp-name');
+    const raw = headers.header('mcp-name');
     if (raw === undefined) return `Header mismatch: Mcp-Name header is required for ${request.method}`;
     const name = readHeaderValue(raw);
     if (name === undefined) return 'Header mismatch: Mcp-Name header value is malformed';
@@ -85,10 +89,10 @@ export function checkModernHeaders(
   }
 
   if (request.method === 'tools/call' && typeof bodyName === 'string') {
-    const declared = toolHeaderParams(bodyName); // undefined: unknown tool, the core answers
+    const declared = tools.toolHeaderParams(bodyName); // undefined: unknown tool, the core answers
     if (declared !== undefined && declared.length > 0) {
       for (const p of declared) {
-        const problem = checkParam(header, p, headerParamValue(params?.arguments, p));
+        const problem = checkParam(headers, p, headerParamValue(params?.arguments, p));
         if (problem !== undefined) return problem;
       }
     }
@@ -101,9 +105,9 @@ export function checkModernHeaders(
  * (§Server Behavior for Custom Headers): a header without a body value is a header/body
  * mismatch too, which matters to intermediaries that route on it.
  */
-function checkParam(header: HeaderGetter, p: HeaderParam, value: unknown): string | undefined {
+function checkParam(headers: Headers, p: HeaderParam, value: unknown): string | undefined {
   const headerName = `Mcp-Param-${p.name}`;
-  const raw = header(`mcp-param-${p.name.toLowerCase()}`);
+  const raw = headers.header(`mcp-param-${p.name.toLowerCase()}`);
   const present = value !== undefined && value !== null;
   if (!present) {
     return raw === undefined ? undefined : `Header mismatch: ${headerName} header sent but argument '${p.path.join('.')}' is absent`;

@@ -77,6 +77,16 @@ export class PostResponder implements Inbound, DisconnectListener {
     return this.#record?.session;
   }
 
+  /** The core dispatches by the wire this POST was classified on, not by the body alone. */
+  get wire(): Wire {
+    return this.#wire;
+  }
+
+  /** Whether this responder belongs to that handler (its shutdown ends our listen streams). */
+  belongsTo(host: ResponderHost): boolean {
+    return this.#host === host;
+  }
+
   /**
    * Modern wire only: closing the response stream IS cancellation (2026-07-28
    * streamable-http.mdx §Cancellation). On legacy sessions a disconnect SHOULD NOT be read as
@@ -119,8 +129,17 @@ export class PostResponder implements Inbound, DisconnectListener {
     }
     if (!this.#accepts.sse || this.#gone) return; // JSON-only client: only the final response reaches it
     this.#startSse();
+    this.#flushBatch();
     this.#channel!.send(message);
     if (final) this.#finishStream();
+  }
+
+  /** Batch responses collected while the answer could still be one JSON array go down the stream. */
+  #flushBatch(): void {
+    const batch = this.#batch;
+    if (batch === undefined) return;
+    this.#batch = undefined;
+    for (const r of batch) this.#channel!.send(r);
   }
 
   /**
@@ -135,7 +154,9 @@ export class PostResponder implements Inbound, DisconnectListener {
       if (!this.#accepts.sse || this.#gone || !primes(this.#record.session)) return;
       this.#startSse();
     }
-    if (this.#state === 'sse' && this.#channel!.hasCursor) this.#channel!.detach();
+    // Every event of a resumable stream carries an id, so the client holds a cursor (the
+    // detach is queued behind any pending append, the priming event included).
+    if (this.#state === 'sse' && this.#channel!.streamId !== undefined) this.#channel!.detach();
   }
 
   onDisconnect(ex: HttpExchange): void {
@@ -151,6 +172,12 @@ export class PostResponder implements Inbound, DisconnectListener {
       return;
     }
     if (this.#state === 'done') return;
+    if (this.#batch !== undefined && !this.#accepts.json && this.#accepts.sse && !this.#gone) {
+      this.#startSse(); // an SSE-only client gets the batch's responses as events
+      this.#flushBatch();
+      this.#finishStream();
+      return;
+    }
     this.#state = 'done';
     if (this.#initializing) this.#completeInit();
     const batch = this.#batch;
@@ -187,7 +214,7 @@ export class PostResponder implements Inbound, DisconnectListener {
     const record = this.#record;
     const store = this.#host.options.eventStore;
     const streamId = this.#wire === 'legacy' && record !== undefined && store !== undefined ? record.nextStreamId() : undefined;
-    const ch = new SseChannel(store, streamId, this.#host.streams, (e) => this.#host.reportError(e));
+    const ch = new SseChannel(store, streamId, this.#host.streams, this.#host);
     this.#channel = ch;
     this.#state = 'sse';
     if (streamId !== undefined) record!.live.set(streamId, ch);

@@ -5,7 +5,7 @@
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { LegacySession, SessionHost } from '../../server/inbound.js';
-import { SseChannel } from './channel.js';
+import { SseChannel, type ErrorReporter } from './channel.js';
 import type { EventStore } from './event-store.js';
 import { unrefTimer, type OpenStreams } from './sse.js';
 
@@ -43,9 +43,9 @@ export class StreamableSession implements SessionEntry, SessionHost {
   #seq = 0;
   #closed = false;
 
-  constructor(id: string, store: EventStore | undefined, streams: OpenStreams, onError: (e: unknown) => void) {
+  constructor(id: string, store: EventStore | undefined, streams: OpenStreams, reporter: ErrorReporter) {
     this.id = id;
-    this.standalone = new SseChannel(store, `${id}.0`, streams, onError);
+    this.standalone = new SseChannel(store, `${id}.0`, streams, reporter);
   }
 
   nextStreamId(): string {

@@ -70,10 +70,14 @@ export class OpenStreams {
     }
   }
 
-  /** Ends every open stream (server shutdown). */
+  /**
+   * Ends every open stream (server shutdown). Their owners are told first, as for a client
+   * that went away: on the modern wire that cancels the request the stream belongs to.
+   */
   endAll(): void {
     for (const ex of [...this.#open]) {
       this.remove(ex);
+      ex.listener?.onDisconnect(ex);
       ex.end();
     }
   }

@@ -1,0 +1,377 @@
+/**
+ * Test support for the HTTP transport: a fake ServerCore with scripted methods, raw HTTP
+ * helpers on real sockets, and a small SSE parser.
+ */
+import http, { type IncomingHttpHeaders } from 'node:http';
+import { classify, errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../src/protocol/jsonrpc.js';
+import { META } from '../../src/protocol/meta.js';
+import { isLegacyVersion, type LegacyVersion } from '../../src/protocol/versions.js';
+import type { HeaderParam, ServerCore } from '../../src/server/core-api.js';
+import type { Inbound, LegacySession, SessionHost } from '../../src/server/inbound.js';
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../src/transports/http/index.js';
+
+export const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class FakeSession implements LegacySession {
+  protocolVersion: LegacyVersion | undefined;
+  initialized = false;
+  closed = false;
+  constructor(readonly id: string, readonly host: SessionHost) {}
+  close(): void {
+    this.closed = true;
+  }
+}
+
+/** What the fake core saw of one request. */
+export interface Seen {
+  method: string;
+  id: string | number;
+  inbound: Inbound;
+  aborted?: boolean;
+}
+
+/**
+ * Scripted methods: `notify` (n notifications, then the result), `close-stream` (calls
+ * closeStream, waits, then answers), `ask` (a server-to-client request, answers with the
+ * reply), `wait` (waits up to params.ms or until aborted), `error` (params.code), `silent`
+ * (no response). `initialize` negotiates params.protocolVersion (fails on params.fail). Without
+ * a session and without `_meta`, requests get -32602; `unknown/method` gets -32601.
+ */
+export class FakeCore implements ServerCore {
+  readonly name = 'fake';
+  readonly sessions: FakeSession[] = [];
+  readonly seen: Seen[] = [];
+  readonly notifications: JsonRpcMessage[] = [];
+  readonly errors: unknown[] = [];
+  readonly toolParams: Record<string, HeaderParam[]> = {
+    x_header_tool: [
+      { name: 'Region', property: 'region', path: ['region'], type: 'string' },
+      { name: 'Level', property: 'level', path: ['level'], type: 'integer' },
+      { name: 'Verbose', property: 'verbose', path: ['verbose'], type: 'boolean' },
+    ],
+    plain_tool: [],
+  };
+  readonly #pending = new Map<string | number, (m: JsonRpcResponse) => void>();
+  #n = 0;
+
+  openSession(host: SessionHost): LegacySession {
+    const s = new FakeSession(`core-${++this.#n}`, host);
+    this.sessions.push(s);
+    return s;
+  }
+
+  /** Matchers the transport asked to end listen streams with (the fake core opens none). */
+  readonly endListenerCalls: Array<(inbound: Inbound) => boolean> = [];
+  endListeners(match: (inbound: Inbound) => boolean): void {
+    this.endListenerCalls.push(match);
+  }
+
+  toolHeaderParams(name: string): readonly HeaderParam[] | undefined {
+    return this.toolParams[name];
+  }
+
+  reportError(e: unknown): void {
+    this.errors.push(e);
+  }
+
+  async handle(payload: unknown, inbound: Inbound): Promise<void> {
+    if (Array.isArray(payload)) {
+      const v = (inbound.session as FakeSession | undefined)?.protocolVersion;
+      if (v !== '2025-03-26') {
+        inbound.send(errorResponse(null, { code: -32600, message: 'batches are not supported' }));
+        return;
+      }
+      for (const m of payload) {
+        const c = classify(m);
+        if (c.kind !== 'request') continue;
+        if (c.message.method === 'notify') inbound.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'b', progress: 1 } });
+        inbound.send(resultResponse(c.message.id, { echo: c.message.method }));
+      }
+      return;
+    }
+    const c = classify(payload);
+    if (c.kind === 'invalid') return inbound.send(errorResponse(c.id, { code: -32600, message: c.reason }));
+    if (c.kind === 'notification') {
+      this.notifications.push(c.message);
+      if (c.message.method === 'notifications/initialized' && inbound.session) (inbound.session as FakeSession).initialized = true;
+      return;
+    }
+    if (c.kind === 'response') {
+      this.#pending.get(c.message.id as string)?.(c.message);
+      return;
+    }
+    const req = c.message;
+    const p = req.params ?? {};
+    const seen: Seen = { method: req.method, id: req.id, inbound };
+    this.seen.push(seen);
+    const modern = inbound.session === undefined;
+    if (modern && req.method !== 'wait' && (typeof p._meta !== 'object' || p._meta === null || !(META.protocolVersion in p._meta))) {
+      return inbound.send(errorResponse(req.id, { code: -32602, message: 'missing _meta' }));
+    }
+    switch (req.method) {
+      case 'initialize': {
+        if (p.fail) return inbound.send(errorResponse(req.id, { code: -32602, message: 'no' }));
+        const v = isLegacyVersion(p.protocolVersion) ? p.protocolVersion : '2025-11-25';
+        (inbound.session as FakeSession).protocolVersion = v;
+        return inbound.send(resultResponse(req.id, { protocolVersion: v, capabilities: {}, serverInfo: { name: 'fake', version: '1' } }));
+      }
+      case 'notify': {
+        const n = typeof p.n === 'number' ? p.n : 2;
+        for (let i = 0; i < n; i++) {
+          inbound.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: i } });
+          await delay(5);
+        }
+        return inbound.send(resultResponse(req.id, { done: n }));
+      }
+      case 'close-stream': {
+        if (p.before) inbound.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'before' } });
+        inbound.closeStream?.();
+        await delay(typeof p.ms === 'number' ? p.ms : 50);
+        inbound.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'after' } });
+        return inbound.send(resultResponse(req.id, { reconnected: true }));
+      }
+      case 'ask': {
+        const answer = new Promise<JsonRpcResponse>((resolve) => this.#pending.set('s1', resolve));
+        inbound.send({ jsonrpc: '2.0', id: 's1', method: 'roots/list', params: {} });
+        const reply = await answer;
+        return inbound.send(resultResponse(req.id, { answer: 'result' in reply ? reply.result : null }));
+      }
+      case 'wait': {
+        const signal = inbound.signal;
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, typeof p.ms === 'number' ? p.ms : 300);
+          signal?.addEventListener('abort', () => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+        seen.aborted = signal?.aborted ?? false;
+        return inbound.send(resultResponse(req.id, { waited: true }));
+      }
+      case 'error':
+        return inbound.send(errorResponse(req.id, { code: typeof p.code === 'number' ? p.code : -32603, message: 'scripted' }));
+      case 'silent':
+        return;
+      case 'unknown/method':
+        return inbound.send(errorResponse(req.id, { code: -32601, message: 'Method not found' }));
+      default:
+        return inbound.send(resultResponse(req.id, { echo: req.method }));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// HTTP helpers
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export interface Req {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  path?: string;
+}
+
+function toRequestOptions(url: URL, r: Req): http.RequestOptions {
+  return {
+    hostname: url.hostname,
+    port: url.port,
+    path: r.path ?? url.pathname + url.search,
+    method: r.method ?? 'POST',
+    headers: r.headers,
+  };
+}
+
+function bodyText(body: unknown): string | undefined {
+  return body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+export const JSON_CT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** One request, whole answer. */
+export function send(url: URL, r: Req = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const text = bodyText(r.body);
+    const req = http.request(toRequestOptions(url, r), (res) => {
+      let data = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (data += c));
+      res.on('end', () => {
+        let json: unknown;
+        try {
+          json = data === '' ? undefined : JSON.parse(data);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: data, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+export function post(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  return send(url, { body, headers: { ...JSON_CT, ...headers } });
+}
+
+export interface SseEvent {
+  event?: string;
+  id?: string;
+  retry?: number;
+  data: string;
+}
+
+/** An open streamed response, read event by event. */
+export class SseReader {
+  readonly events: SseEvent[] = [];
+  ended = false;
+  #buf = '';
+  #waiters: Array<() => void> = [];
+  constructor(readonly res: http.IncomingMessage, readonly req: http.ClientRequest) {
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => this.#feed(c));
+    res.on('end', () => this.#done());
+    res.on('close', () => this.#done());
+    res.on('error', () => this.#done());
+  }
+  get status(): number {
+    return this.res.statusCode ?? 0;
+  }
+  #done(): void {
+    this.ended = true;
+    this.#wake();
+  }
+  #wake(): void {
+    for (const w of this.#waiters.splice(0)) w();
+  }
+  #feed(chunk: string): void {
+    this.#buf += chunk;
+    let i: number;
+    while ((i = this.#buf.indexOf('\n\n')) >= 0) {
+      const block = this.#buf.slice(0, i);
+      this.#buf = this.#buf.slice(i + 2);
+      const ev: SseEvent = { data: '' };
+      const data: string[] = [];
+      let any = false;
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const c = line.indexOf(':');
+        const field = c < 0 ? line : line.slice(0, c);
+        const value = c < 0 ? '' : line.slice(c + 1).replace(/^ /, '');
+        any = true;
+        if (field === 'data') data.push(value);
+        else if (field === 'id') ev.id = value;
+        else if (field === 'event') ev.event = value;
+        else if (field === 'retry') ev.retry = Number(value);
+      }
+      if (!any) continue;
+      ev.data = data.join('\n');
+      this.events.push(ev);
+    }
+    this.#wake();
+  }
+  /** Waits until `n` events arrived (or the stream ended). */
+  async waitFor(n: number, timeoutMs = 2000): Promise<SseEvent[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.events.length < n && !this.ended) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} events (got ${this.events.length})`);
+      await new Promise<void>((r) => {
+        this.#waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+    return this.events;
+  }
+  async waitEnd(timeoutMs = 2000): Promise<SseEvent[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.ended) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the stream to end');
+      await new Promise<void>((r) => {
+        this.#waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+    return this.events;
+  }
+  /** Messages (parsed data of `message` events). */
+  messages(): JsonRpcMessage[] {
+    return this.events.filter((e) => e.data !== '' && (e.event ?? 'message') === 'message').map((e) => JSON.parse(e.data));
+  }
+  close(): void {
+    this.req.destroy();
+    this.res.destroy();
+  }
+}
+
+/** Sends a request and returns it without waiting (to disconnect mid-flight). */
+export function fire(url: URL, r: Req = {}): http.ClientRequest {
+  const req = http.request(toRequestOptions(url, r), (res) => res.resume());
+  req.on('error', () => undefined);
+  req.end(bodyText(r.body));
+  return req;
+}
+
+/** Polls until `f()` is truthy. */
+export async function until<T>(f: () => T | undefined | false, timeoutMs = 2000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await delay(5);
+  }
+}
+
+/** Opens a request and resolves once the response headers are in (body read as SSE). */
+export function open(url: URL, r: Req = {}): Promise<SseReader> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(toRequestOptions(url, r), (res) => resolve(new SseReader(res, req)));
+    req.on('error', reject);
+    req.end(bodyText(r.body));
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// fixtures
+
+export async function start(core: ServerCore, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  return serveHttp(core, { keepAliveMs: 0, ...options });
+}
+
+export const MODERN = '2026-07-28';
+
+export function modernParams(extra: Record<string, unknown> = {}, version = MODERN): Record<string, unknown> {
+  return { ...extra, _meta: { [META.protocolVersion]: version, [META.clientCapabilities]: {} } };
+}
+
+export function modernRequest(method: string, extra: Record<string, unknown> = {}, id: number | string = 1) {
+  return { jsonrpc: '2.0', id, method, params: modernParams(extra) };
+}
+
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  const h: Record<string, string> = { ...JSON_CT, 'mcp-protocol-version': MODERN, 'mcp-method': method };
+  if (name !== undefined) h['mcp-name'] = name;
+  return h;
+}
+
+/** Runs the legacy handshake; returns the session id. */
+export async function initialize(url: URL, protocolVersion = '2025-11-25'): Promise<string> {
+  const r = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const sid = r.headers['mcp-session-id'];
+  if (r.status !== 200 || typeof sid !== 'string') throw new Error(`initialize failed: ${r.status} ${r.text}`);
+  const n = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid, 'mcp-protocol-version': protocolVersion });
+  if (n.status !== 202) throw new Error(`initialized failed: ${n.status}`);
+  return sid;
+}
+
+export function sessionHeaders(sid: string, version = '2025-11-25'): Record<string, string> {
+  return { ...JSON_CT, 'mcp-session-id': sid, 'mcp-protocol-version': version };
+}
