@@ -1,0 +1,161 @@
+/**
+ * Scenario 4: stdio, both eras. Sequential round trips (one request in flight), then a
+ * pipelined burst of 20,000 calls written at once, timed until the last answer arrives.
+ */
+import { orderFor, record, type Ctx, MB } from '../lib/context.js';
+import { checkEcho, echoParams, ECHO_TEXT, initializeParams, LEGACY, notification, rpc, WrongAnswer } from '../lib/mcp.js';
+import { cpuSeconds, hwmBytes, resetPeak, ServerProcess, sleep, withTimeout } from '../lib/proc.js';
+import { StdioClient } from '../lib/stdio.js';
+import { latencySummary } from '../lib/stats.js';
+
+const MARK = `"text":"${ECHO_TEXT}"`;
+
+function renderer(era: 'modern' | 'legacy'): (id: number) => string {
+  const body = rpc(987654321, 'tools/call', echoParams(era));
+  const [before, after] = body.split('987654321') as [string, string];
+  return (id) => `${before}${id}${after}\n`;
+}
+
+/** Opens the era on a fresh stdio server and checks one echo. */
+async function open(client: StdioClient, era: 'modern' | 'legacy', what: string): Promise<void> {
+  if (era === 'legacy') {
+    const init = await withTimeout(client.request('init', rpc('init', 'initialize', initializeParams())), 10_000, `${what}: initialize`);
+    if (init.result?.protocolVersion !== LEGACY) throw new WrongAnswer(`${what}: initialize answered ${JSON.stringify(init).slice(0, 300)}`);
+    client.write(notification('notifications/initialized') + '\n');
+  }
+  await check(client, era, what, 'check-before');
+}
+
+async function check(client: StdioClient, era: 'modern' | 'legacy', what: string, id: string): Promise<void> {
+  const res = await withTimeout(client.request(id, rpc(id, 'tools/call', echoParams(era))), 10_000, `${what}: tools/call`);
+  if (res.error) throw new WrongAnswer(`${what}: error ${JSON.stringify(res.error)}`);
+  checkEcho(res.result, what, era);
+}
+
+function sequential(client: StdioClient, era: 'modern' | 'legacy', warmupMs: number, durationMs: number, firstId: number) {
+  const render = renderer(era);
+  return new Promise<{ requests: number; seconds: number; latencies: Float64Array; error?: string; cpu: [number, number] }>((resolve) => {
+    let id = firstId;
+    let phase: 'warm' | 'measure' | 'stop' = 'warm';
+    let lat = new Float64Array(1 << 16);
+    let n = 0;
+    let sent = 0;
+    let t0 = 0;
+    let t1 = 0;
+    const pid = client.child.pid!;
+    let cpu0 = 0;
+    let cpu1 = 0;
+    const expect = (k: number): string => `"id":${k},`;
+    client.onLine = (line) => {
+      const now = performance.now();
+      if (line.indexOf(expect(id)) < 0 && line.indexOf(`"id":${id}}`) < 0) return; // not our answer (e.g. a notification)
+      if (line.indexOf(MARK) < 0 || line.indexOf('"error"') >= 0) {
+        phase = 'stop';
+        resolve({ requests: n, seconds: 0, latencies: lat, error: line.slice(0, 300), cpu: [0, 0] });
+        return;
+      }
+      if (phase === 'measure') {
+        if (n === lat.length) {
+          const b = new Float64Array(n * 2);
+          b.set(lat);
+          lat = b;
+        }
+        lat[n++] = now - sent;
+      }
+      if (phase === 'stop') {
+        resolve({ requests: n, seconds: (t1 - t0) / 1000, latencies: lat.subarray(0, n), cpu: [cpu0, cpu1] });
+        return;
+      }
+      id++;
+      sent = performance.now();
+      client.write(render(id));
+    };
+    setTimeout(() => {
+      phase = 'measure';
+      cpu0 = cpuSeconds(pid);
+      t0 = performance.now();
+      setTimeout(() => {
+        t1 = performance.now();
+        cpu1 = cpuSeconds(pid);
+        phase = 'stop';
+      }, durationMs);
+    }, warmupMs);
+    sent = performance.now();
+    client.write(render(id));
+  });
+}
+
+function burst(client: StdioClient, era: 'modern' | 'legacy', count: number, firstId: number) {
+  const render = renderer(era);
+  let text = '';
+  for (let i = 0; i < count; i++) text += render(firstId + i);
+  return new Promise<{ seconds: number; lines: string[] }>((resolve) => {
+    const lines: string[] = [];
+    let t0 = 0;
+    client.onLine = (line) => {
+      if (line.indexOf('"result"') < 0 && line.indexOf('"error"') < 0) return; // not a response
+      lines.push(line);
+      if (lines.length === count) resolve({ seconds: (performance.now() - t0) / 1000, lines });
+    };
+    t0 = performance.now();
+    client.write(text);
+  });
+}
+
+function verifyBurst(lines: string[], firstId: number, what: string): void {
+  const seen = new Set<number>();
+  for (const line of lines) {
+    const msg = JSON.parse(line);
+    if (msg.error) throw new WrongAnswer(`${what}: error ${JSON.stringify(msg.error)}`);
+    checkEcho(msg.result, what, 'legacy');
+    seen.add(msg.id);
+  }
+  for (let i = 0; i < lines.length; i++) if (!seen.has(firstId + i)) throw new WrongAnswer(`${what}: no answer to id ${firstId + i}`);
+}
+
+export async function stdio(ctx: Ctx, scenario: string): Promise<void> {
+  const count = ctx.opts.quick ? 2000 : 20_000;
+  const seqMs = ctx.opts.quick ? 500 : 3000;
+  const warmMs = ctx.opts.quick ? 200 : 500;
+  for (let rep = 0; rep < ctx.opts.reps; rep++) {
+    for (const impl of orderFor(rep, ctx.opts.impls)) {
+      for (const era of ['modern', 'legacy'] as const) {
+        const srv = new ServerProcess(impl, { transport: 'stdio', nodeFlags: ctx.opts.nodeFlags }, ctx.pinning);
+        const what = `${impl} ${scenario} ${era}`;
+        try {
+          await srv.ready();
+          const client = new StdioClient(srv.child);
+          await open(client, era, `${what} before load`);
+          const seq = await withTimeout(sequential(client, era, warmMs, seqMs, 1), seqMs + warmMs + 30_000, `${what}: sequential round trips`);
+          if (seq.error) throw new WrongAnswer(`${what}: wrong answer in sequential round trips: ${seq.error}`);
+          const { p50, p99 } = latencySummary(seq.latencies);
+          const seqRate = seq.requests / seq.seconds;
+          const base = { scenario, impl, rep };
+          const step = `${era} sequential`;
+          record(ctx, { ...base, step, metric: 'round trips/s', unit: '/s', better: 'higher', value: seqRate });
+          record(ctx, { ...base, step, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
+          record(ctx, { ...base, step, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
+          record(ctx, { ...base, step, metric: 'server CPU/call', unit: 'µs', better: 'lower', value: ((seq.cpu[1] - seq.cpu[0]) * 1e6) / seq.requests });
+          // A warm-up burst, then the measured one.
+          await withTimeout(burst(client, era, Math.min(2000, count), 10_000_000), 60_000, `${what}: warm-up burst`);
+          await sleep(100);
+          const peakReset = resetPeak(srv.pid);
+          const cpu0 = cpuSeconds(srv.pid);
+          const b = await withTimeout(burst(client, era, count, 20_000_000), 120_000, `${what}: burst of ${count}`);
+          const cpu = cpuSeconds(srv.pid) - cpu0;
+          const peak = peakReset ? hwmBytes(srv.pid) : NaN;
+          verifyBurst(b.lines, 20_000_000, `${what} burst`);
+          client.useDefaultHandler();
+          await check(client, era, `${what} after load`, 'check-after');
+          const bstep = `${era} burst ${count}`;
+          record(ctx, { ...base, step: bstep, metric: 'calls/s', unit: '/s', better: 'higher', value: count / b.seconds });
+          record(ctx, { ...base, step: bstep, metric: 'server CPU/call', unit: 'µs', better: 'lower', value: (cpu * 1e6) / count });
+          record(ctx, { ...base, step: bstep, metric: 'peak RSS', unit: 'MB', better: 'lower', value: peak / MB });
+          ctx.log(`  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${era.padEnd(6)}: sequential ${seqRate.toFixed(0)}/s (p50 ${p50.toFixed(3)} ms), burst ${(count / b.seconds).toFixed(0)}/s, peak ${(peak / MB).toFixed(1)} MB`);
+        } finally {
+          await srv.stop();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Janus MCP under test: one server definition, served over Streamable HTTP (both eras on
+ * one endpoint, as a user would deploy it) or stdio. Same tools as the other servers.
+ */
+import { z } from 'zod';
+import { createServer } from '../../src/server/index.js';
+import { serveStdio } from '../../src/stdio/index.js';
+import { serveHttp } from '../../src/transports/http/index.js';
+import { extraToolName, parseServerArgs, startControl } from './control.js';
+
+const args = parseServerArgs();
+const server = createServer({ name: 'janus-bench', version: '1.0.0', onError: (e) => console.error('[janus-bench]', e) });
+
+server.tool('echo', { description: 'Echoes the text', input: z.object({ text: z.string() }) }, ({ text }) => text);
+
+server.tool('ask', { description: 'Asks for a name (one MRTR round)', input: z.object({}) }, async (_args, ctx) => {
+  const r = await ctx.elicit(
+    { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    { key: 'name' },
+  );
+  return `hello ${String(r.content?.name)}`;
+});
+
+for (let i = 0; i < args.tools; i++) {
+  server.tool(extraToolName(i), { description: `Extra tool ${i}`, input: z.object({ text: z.string() }) }, ({ text }) => text);
+}
+
+let changes = 0;
+const notifyToolsChanged = (): void => {
+  // A registration is what makes Janus publish tools/list_changed.
+  server.tool(`added_${changes++}`, () => 'added');
+};
+
+if (args.transport === 'stdio') {
+  await serveStdio(server);
+  startControl({ notifyToolsChanged }, {});
+} else {
+  const http = await serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp' });
+  startControl({ notifyToolsChanged }, { port: http.port, path: '/mcp' });
+}
