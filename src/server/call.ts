@@ -12,6 +12,7 @@ import {
 } from '../protocol/types.js';
 import type { AskOptions, ClientView, ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
 import type { Inbound } from './inbound.js';
+import type { Cancellation } from './cancel.js';
 
 export type AskMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 
@@ -28,7 +29,7 @@ export interface CallInit {
   readonly meta: Meta | undefined;
   readonly sessionId: string | undefined;
   readonly inbound: Inbound;
-  readonly signal: AbortSignal;
+  readonly cancel: Cancellation;
   /** Minimum level to forward, or undefined to forward nothing. */
   readonly logLevel: LoggingLevel | undefined;
   readonly asker: Asker;
@@ -43,7 +44,7 @@ export class Call implements RequestContext {
   readonly client: ClientView;
   readonly meta: Meta | undefined;
   readonly sessionId: string | undefined;
-  readonly signal: AbortSignal;
+  private readonly cancel: Cancellation;
   private readonly inbound: Inbound;
   private readonly logLevel: LoggingLevel | undefined;
   private readonly asker: Asker;
@@ -55,14 +56,18 @@ export class Call implements RequestContext {
     this.client = init.client;
     this.meta = init.meta;
     this.sessionId = init.sessionId;
-    this.signal = init.signal;
+    this.cancel = init.cancel;
     this.inbound = init.inbound;
     this.logLevel = init.logLevel;
     this.asker = init.asker;
   }
 
+  get signal(): AbortSignal {
+    return this.cancel.signal;
+  }
+
   private emit(message: JsonRpcMessage): void {
-    if (!this.signal.aborted) this.inbound.send(message);
+    if (!this.cancel.aborted) this.inbound.send(message);
   }
 
   progress(progress: number, total?: number, message?: string): void {

@@ -20,6 +20,7 @@ export interface Connection {
 export async function connectTransport(core: Core, transport: Transport, kind: TransportKind = 'stdio', graceMs = 5000): Promise<Connection> {
   const controller = new AbortController();
   const send = (m: JsonRpcMessage) => {
+    if (controller.signal.aborted) return; // the channel is gone: late answers have nowhere to go
     transport.send(m).catch((e: unknown) => core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e })));
   };
   const session = core.openSession({ send });

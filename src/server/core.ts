@@ -8,6 +8,8 @@ import { classify, errorResponse, type JsonRpcMessage } from '../protocol/jsonrp
 import type { Implementation, ServerCapabilities } from '../protocol/types.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
 import type { Backplane, ServerEvent } from './backplane.js';
+import type { Abortable } from './cancel.js';
+import { META } from '../protocol/meta.js';
 import type { HeaderParam, ServerCore } from './core-api.js';
 import type { CacheHint } from './features/resources.js';
 import type { Operations } from './features/operations.js';
@@ -44,6 +46,7 @@ export class Core implements ServerCore, ModernDeps, Internals {
   readonly ops: Operations;
   readonly codec: RequestStateCodec;
   readonly hub = new ListenHub();
+  readonly infoMeta: Record<string, unknown>;
   readonly sessions = new Map<string, Session>();
   private readonly capsCache = new Map<string, ServerCapabilities>();
   private capsVersion = -1;
@@ -51,6 +54,7 @@ export class Core implements ServerCore, ModernDeps, Internals {
 
   constructor(private readonly config: CoreConfig) {
     this.info = config.info;
+    this.infoMeta = Object.freeze({ [META.serverInfo]: config.info });
     this.instructions = config.instructions;
     this.registry = config.registry;
     this.ops = config.ops;
@@ -98,7 +102,7 @@ export class Core implements ServerCore, ModernDeps, Internals {
     return this.registry.tools.get(name)?.headerParams;
   }
 
-  inflightFor(inbound: Inbound): Map<string | number, AbortController> | undefined {
+  inflightFor(inbound: Inbound): Map<string | number, Abortable> | undefined {
     return (inbound.session as Session | undefined)?.inflight;
   }
 

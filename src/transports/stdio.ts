@@ -23,6 +23,8 @@ export class StdioTransport implements Transport {
   private handlers: TransportHandlers | undefined;
   private closed = false;
   private closeSignalled = false;
+  private pending = '';
+  private flushQueued = false;
   private drained: Promise<void> | undefined;
   private readonly listeners: Array<[Readable | Writable, string, (...a: any[]) => void]> = [];
 
@@ -72,8 +74,22 @@ export class StdioTransport implements Transport {
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'stdio transport is closed');
     if (this.drained) await this.drained;
+    // Messages produced in one turn of the event loop (say, the answers to one input chunk)
+    // go out in one write: a write per message is a syscall per message.
+    this.pending += JSON.stringify(message) + '\n';
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.flushQueued = false;
+    const chunk = this.pending;
+    if (!chunk) return;
+    this.pending = '';
     // Writes are ordered by the stream; awaiting 'drain' only applies backpressure.
-    if (!this.output.write(JSON.stringify(message) + '\n')) {
+    if (!this.output.write(chunk)) {
       this.drained ??= new Promise<void>((resolve) => {
         const done = () => {
           this.drained = undefined;
@@ -85,7 +101,7 @@ export class StdioTransport implements Transport {
         this.output.on('close', done);
       });
     }
-  }
+  };
 
   private signalClose(): void {
     if (this.closeSignalled) return;
@@ -95,6 +111,7 @@ export class StdioTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.flush();
     this.closed = true;
     for (const [target, event, fn] of this.listeners) target.off(event, fn);
     this.listeners.length = 0;

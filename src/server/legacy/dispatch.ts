@@ -8,6 +8,7 @@ import { errorResponse, resultResponse, type JsonRpcNotification, type JsonRpcRe
 import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types.js';
 import { Call, clientCan, type Asker } from '../call.js';
+import { Cancellation } from '../cancel.js';
 import type { Inbound } from '../inbound.js';
 import type { Internals } from '../internals.js';
 import { pick } from '../shape.js';
@@ -91,7 +92,7 @@ function primitiveOnly(schema: unknown): string | undefined {
 
 /** Reaches the client through real server-to-client requests on the session. */
 class SessionAsker implements Asker {
-  constructor(private readonly session: Session, private readonly inbound: Inbound, private readonly signal: AbortSignal) {}
+  constructor(private readonly session: Session, private readonly inbound: Inbound, private readonly cancel: Cancellation) {}
   ask(method: Parameters<Asker['ask']>[0], params: Params, options: { timeoutMs?: number } | undefined): Promise<Params> {
     const v = this.session.protocolVersion!;
     // A failed ask is the handler's problem, not the client's request's: a local error
@@ -110,7 +111,7 @@ class SessionAsker implements Asker {
       return refuse(`sampling with tools needs protocol 2025-11-25 (session uses ${v})`);
     }
     if (method === 'elicitation/create' && p.mode === undefined && v >= '2025-11-25') p = { mode: 'form', ...p };
-    return this.session.request(method, p, this.inbound, this.signal, options?.timeoutMs);
+    return this.session.request(method, p, this.inbound, this.cancel.signal, options?.timeoutMs);
   }
 }
 
@@ -138,9 +139,9 @@ export async function handleLegacyRequest(s: Internals, session: Session, req: J
   if (!entry || NEVER_READY[req.method] || (entry.need && !offers(s, entry.need, v))) {
     return send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
   }
-  const controller = new AbortController();
-  const signal = inbound.signal && !(inbound.transport === 'http') ? AbortSignal.any([controller.signal, inbound.signal]) : controller.signal;
-  session.inflight.set(req.id, controller);
+  // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
+  const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
+  session.inflight.set(req.id, cancel);
   const call = new Call({
     requestId: req.id,
     era: 'legacy',
@@ -149,10 +150,10 @@ export async function handleLegacyRequest(s: Internals, session: Session, req: J
     meta: params._meta as Params | undefined,
     sessionId: session.id,
     inbound,
-    signal,
+    cancel,
     // Without logging/setLevel the server may log at any level (2025-11-25 logging.mdx).
     logLevel: session.logLevel ?? 'debug',
-    asker: new SessionAsker(session, inbound, signal),
+    asker: new SessionAsker(session, inbound, cancel),
   });
   let response;
   try {
@@ -163,7 +164,7 @@ export async function handleLegacyRequest(s: Internals, session: Session, req: J
     session.inflight.delete(req.id);
   }
   // cancellation.mdx: a cancelled request gets no response.
-  if (!controller.signal.aborted) send(response);
+  if (!cancel.aborted) send(response);
 }
 
 export function handleLegacyNotification(session: Session, n: JsonRpcNotification): void {

@@ -8,6 +8,7 @@ import type { JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 import type { LegacyVersion } from '../../protocol/versions.js';
 import type { Inbound, LegacySession, SessionHost } from '../inbound.js';
+import type { Abortable } from '../cancel.js';
 
 interface Pending {
   resolve(result: Record<string, unknown>): void;
@@ -16,7 +17,7 @@ interface Pending {
 }
 
 /** In-flight requests; tells a waiter when the last one settles (graceful stdio shutdown). */
-export class InflightMap extends Map<RequestId, AbortController> {
+export class InflightMap extends Map<RequestId, Abortable> {
   private idle: (() => void) | undefined;
   override delete(id: RequestId): boolean {
     const removed = super.delete(id);

@@ -8,6 +8,7 @@ import { errorResponse, resultResponse, type JsonRpcRequest } from '../../protoc
 import { META } from '../../protocol/meta.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
 import { Call, type Asker } from '../call.js';
+import { Cancellation, type Abortable } from '../cancel.js';
 import type { Inbound } from '../inbound.js';
 import type { Internals } from '../internals.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
@@ -21,7 +22,9 @@ export interface ModernDeps extends Internals {
   readonly codec: RequestStateCodec;
   readonly hub: ListenHub;
   /** In-flight requests of a channel that cancels by notification (stdio), if any. */
-  inflightFor(inbound: Inbound): Map<string | number, AbortController> | undefined;
+  inflightFor(inbound: Inbound): Map<string | number, Abortable> | undefined;
+  /** `{ serverInfo }` as a result `_meta`, built once. */
+  readonly infoMeta: Params;
 }
 
 type Kind = 'tools' | 'prompts' | 'resources' | 'completions';
@@ -62,11 +65,13 @@ function discover(d: ModernDeps): Params {
 
 function withServerInfo(d: ModernDeps, result: Params): Params {
   const meta = result._meta as Params | undefined;
-  return { ...result, _meta: { ...meta, [META.serverInfo]: d.info } };
+  return { ...result, _meta: meta ? { ...meta, [META.serverInfo]: d.info } : d.infoMeta };
 }
 
+/** One copy of the handler's result (it may be a shared object): resultType and serverInfo added. */
 function complete(d: ModernDeps, result: Params): Params {
-  return withServerInfo(d, { ...result, resultType: 'complete' });
+  const meta = result._meta as Params | undefined;
+  return { ...result, resultType: 'complete', _meta: meta ? { ...meta, [META.serverInfo]: d.info } : d.infoMeta };
 }
 
 /**
@@ -103,14 +108,13 @@ export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, in
     return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
   }
   const inflight = d.inflightFor(inbound);
-  const controller = new AbortController();
-  const signal = inbound.signal ? AbortSignal.any([controller.signal, inbound.signal]) : controller.signal;
-  inflight?.set(req.id, controller);
+  const cancel = new Cancellation(inbound);
+  inflight?.set(req.id, cancel);
   let response;
   try {
     const result = plain
-      ? await plain.run(d, params, call(d, req, env, inbound, signal, NO_ASKS))
-      : await withInput(d, req, env, inbound, signal, controller, asking!);
+      ? await plain.run(d, params, call(d, req, env, inbound, cancel, NO_ASKS))
+      : await withInput(d, req, env, inbound, cancel, asking!);
     if (plain?.cache) {
       const hint = d.cacheHint(req.method);
       result.ttlMs = hint.ttlMs;
@@ -131,7 +135,7 @@ export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, in
     inflight?.delete(req.id);
   }
   // A cancelled request gets no response; on HTTP its stream is gone anyway.
-  if (!signal.aborted || controller.signal.reason === ROUND_ENDED) inbound.send(response);
+  if (!cancel.aborted || cancel.reason === ROUND_ENDED) inbound.send(response);
 }
 
 const ROUND_ENDED = Symbol('input_required');
@@ -139,7 +143,7 @@ const NO_ASKS: Asker = {
   ask: (method) => Promise.reject(new McpError(ErrorCode.InternalError, `${method} can only be asked during tools/call, prompts/get or resources/read`)),
 };
 
-function call(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, signal: AbortSignal, asker: Asker): Call {
+function call(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, asker: Asker): Call {
   return new Call({
     requestId: req.id,
     era: 'modern',
@@ -148,20 +152,25 @@ function call(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inboun
     meta: env.meta,
     sessionId: undefined,
     inbound,
-    signal,
+    cancel,
     logLevel: env.logLevel,
     asker,
   });
 }
 
-async function withInput(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, signal: AbortSignal, controller: AbortController, m: Asking): Promise<Params> {
+async function withInput(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, m: Asking): Promise<Params> {
   const params = req.params!;
-  const target = String(m.target(params) ?? '');
-  const bind = { m: req.method, t: target, d: await d.codec.digest(req.method === 'tools/call' || req.method === 'prompts/get' ? params.arguments : null) };
+  // The state's binding (method, target, digest of the arguments) is only needed when a
+  // state is verified or issued: most calls never pay for the hash.
+  const binding = async () => ({
+    m: req.method,
+    t: String(m.target(params) ?? ''),
+    d: await d.codec.digest(req.method === 'tools/call' || req.method === 'prompts/get' ? params.arguments : null),
+  });
   const known: Params = {};
   let lastAsked: string[] | undefined;
   if (params.requestState !== undefined) {
-    const state = await d.codec.verify(params.requestState, bind);
+    const state = await d.codec.verify(params.requestState, await binding());
     Object.assign(known, state.a);
     lastAsked = state.k;
   }
@@ -174,12 +183,12 @@ async function withInput(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbo
     for (const [k, v] of Object.entries(responses)) if (!lastAsked || lastAsked.includes(k)) known[k] = v;
   }
   const round = new MrtrRound(known, env.capabilities);
-  const work = m.run(d, params, call(d, req, env, inbound, signal, round));
+  const work = m.run(d, params, call(d, req, env, inbound, cancel, round));
   const finished = await Promise.race([work.then((r) => ({ r })), round.blocked.then(() => undefined)]);
   if (finished) return finished.r;
   // The handler is parked on an ask: end the round and let it unwind.
-  controller.abort(ROUND_ENDED);
-  const requestState = await d.codec.sign({ ...bind, x: Date.now() + d.codec.ttlMs, a: round.used, k: [...round.asked.keys()] });
+  cancel.abort(ROUND_ENDED);
+  const requestState = await d.codec.sign({ ...(await binding()), x: Date.now() + d.codec.ttlMs, a: round.used, k: [...round.asked.keys()] });
   return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };
 }
 

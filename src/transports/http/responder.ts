@@ -44,6 +44,8 @@ export function primes(session: LegacySession | undefined): boolean {
   return v !== undefined && atLeast(v, '2025-11-25');
 }
 
+const NO_HEADERS: HeaderMap = Object.freeze({}) as HeaderMap;
+
 export class PostResponder implements Inbound, DisconnectListener {
   readonly transport = 'http';
   readonly #host: ResponderHost;
@@ -184,7 +186,7 @@ export class PostResponder implements Inbound, DisconnectListener {
     if (batch !== undefined && batch.length > 0) {
       // A batch refused as a whole gets one error object (JSON-RPC 2.0 §6), else an array.
       const single = batch.length === 1 && isErrorResponse(batch[0]!) && (batch[0].id === undefined || batch[0].id === null);
-      this.#writeJson(200, single ? batch[0] : batch, {});
+      this.#writeJson(200, single ? batch[0] : batch, NO_HEADERS);
       return;
     }
     // Notifications/responses accepted: 202 (transports §Sending Messages item 4). A request
@@ -199,15 +201,17 @@ export class PostResponder implements Inbound, DisconnectListener {
 
   #replyJson(message: JsonRpcResponse): void {
     this.#state = 'done';
-    const headers: HeaderMap = {};
-    if (this.#initializing) this.#completeInit(headers);
+    let headers = NO_HEADERS;
+    if (this.#initializing) this.#completeInit((headers = {}));
     const status = isErrorResponse(message) ? statusForError(this.#wire, message.error.code) : 200;
     this.#writeJson(status, message, headers);
   }
 
   #writeJson(status: number, body: unknown, headers: HeaderMap): void {
     if (!this.#ex.open) return;
-    this.#ex.respond(status, { ...JSON_HEADERS, ...headers }, JSON.stringify(body));
+    // The shared header object is never mutated by the adapters; copy only to add to it.
+    const all = headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers };
+    this.#ex.respond(status, all, JSON.stringify(body));
   }
 
   #startSse(): void {

@@ -1,0 +1,39 @@
+/**
+ * A request's cancellation state. Most handlers never look at `ctx.signal`, so the
+ * AbortSignal (and the listener on the channel's own signal) is made only when one does:
+ * an AbortController per request, let alone `AbortSignal.any`, is measurable on the hot path.
+ */
+
+/** What in-flight maps hold: anything `notifications/cancelled` can abort. */
+export interface Abortable {
+  abort(reason?: unknown): void;
+}
+
+export class Cancellation implements Abortable {
+  aborted = false;
+  reason: unknown;
+  private controller: AbortController | undefined;
+
+  /** `upstream`: the channel, whose own signal (if it has one) also cancels this request. */
+  constructor(private readonly upstream?: { readonly signal?: AbortSignal | undefined }) {}
+
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller) return this.controller.signal;
+    const controller = (this.controller = new AbortController());
+    if (this.aborted) {
+      controller.abort(this.reason);
+    } else {
+      const up = this.upstream?.signal;
+      if (up?.aborted) this.abort(up.reason);
+      else up?.addEventListener('abort', () => this.abort(up.reason), { once: true });
+    }
+    return controller.signal;
+  }
+}
