@@ -40,6 +40,9 @@ export class Client {
   private readonly cache: ResponseCache | undefined;
   private readonly subscriptions: Subscriptions;
   private logLevel: LoggingLevel | undefined;
+  /** Bumped when an expired legacy HTTP session is replaced. */
+  private sessionGeneration = 0;
+  private renewing: Promise<void> | undefined;
   readonly clientInfo: Implementation;
 
   constructor(private channel: ClientChannel, private readonly options: ConnectOptions = {}) {
@@ -124,12 +127,13 @@ export class Client {
   async request(method: string, params: Params = {}, options: CallOptions = {}): Promise<Params> {
     const v = this.known;
     if (v.era === 'legacy') {
+      const generation = this.sessionGeneration;
       try {
         return unwrap(await this.peer.call(method, params, options));
       } catch (e) {
         // Streamable HTTP: 404 for our session id means it expired; start a new one and retry once.
         if (!(e instanceof ChannelError && e.status === 404 && this.channel.kind === 'http')) throw e;
-        await legacy(this, v.version as LegacyVersion);
+        await this.renewSession(generation);
         return unwrap(await this.peer.call(method, params, options));
       }
     }
@@ -138,6 +142,25 @@ export class Client {
     const result = await this.modernRequest(method, params, options);
     this.cache?.put(method, params, result);
     return result;
+  }
+
+  /**
+   * One new session for every call that found the old one gone (calls racing on the same
+   * expiry share it), set up as `connect()` set up the first: log level, resource subscriptions.
+   */
+  private renewSession(generation: number): Promise<void> {
+    if (generation !== this.sessionGeneration) return Promise.resolve(); // already renewed
+    this.renewing ??= (async () => {
+      try {
+        await legacy(this, this.known.version as LegacyVersion);
+        this.sessionGeneration++;
+        if (this.logLevel) unwrap(await this.peer.call('logging/setLevel', { level: this.logLevel }));
+        await this.subscriptions.resubscribe();
+      } finally {
+        this.renewing = undefined;
+      }
+    })();
+    return this.renewing;
   }
 
   /** @internal A modern request with the envelope, headers and the input_required loop. */

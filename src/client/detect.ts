@@ -41,6 +41,9 @@ export interface Verdict {
 
 type Params = Record<string, unknown>;
 
+/** Errors only a 2026-07-28 server sends (basic/index.mdx §Error Codes). */
+const MODERN_ERRORS = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+
 /** The newest version both sides speak, from a server's list. */
 function bestMutual(supported: unknown): { modern?: ProtocolVersion; legacy?: LegacyVersion } {
   const list = Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
@@ -146,7 +149,9 @@ export async function legacy(client: Client, version: LegacyVersion): Promise<Ve
     // streamable-http.mdx §Backward Compatibility: initialize refused with 400/404/405 (with or
     // without a JSON-RPC body) means the deprecated HTTP+SSE transport may be there instead.
     const status = e instanceof ChannelError ? e.status : (e as { httpStatus?: number }).httpStatus;
-    const fallback = client.transportKind === 'http' && (status === 400 || status === 404 || status === 405);
+    // ...but only "with no modern body": a modern error (say -32022 from a modern-only server) is the real answer.
+    const modernBody = e instanceof McpError && MODERN_ERRORS.has(e.code);
+    const fallback = client.transportKind === 'http' && !modernBody && (status === 400 || status === 404 || status === 405);
     if (!fallback) throw e;
     const { LegacySseChannel } = await import('./channels/legacy-sse.js');
     const url = (client.rawChannel as unknown as { url: URL }).url;

@@ -136,6 +136,13 @@ export class Subscriptions {
     };
   }
 
+  /** A legacy session was replaced: its resource subscriptions must be made again. */
+  async resubscribe(): Promise<void> {
+    for (const filter of this.legacy.values()) {
+      for (const uri of filter.resourceSubscriptions ?? []) await this.client.request('resources/subscribe', { uri }).catch(() => {});
+    }
+  }
+
   channelClosed(): void {
     // Modern streams re-issue on their own; nothing to do for legacy emulations until close.
   }
