@@ -110,8 +110,11 @@ export function headerParamValue(args: unknown, param: HeaderParam): unknown {
 }
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/;
-/** Header values that need no encoding: visible ASCII, space and tab, without edge whitespace. */
-const SAFE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+/**
+ * Header values that need no encoding: visible ASCII and inner spaces. A tab is a control
+ * character, which the spec sends base64-encoded (streamable-http.mdx §Value Encoding).
+ */
+const SAFE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 
 /**
  * Encodes a value for an `Mcp-Name` / `Mcp-Param-*` header (streamable-http.mdx §Value

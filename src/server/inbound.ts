@@ -32,6 +32,8 @@ export interface Inbound {
 /** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */
 export interface SessionHost {
   send(message: JsonRpcMessage): void;
+  /** The core ended the session itself (server.close()): release its streams now. */
+  onSessionClosed?(): void;
 }
 
 /** What transports may know of a legacy session. */

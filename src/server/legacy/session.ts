@@ -116,5 +116,6 @@ export class Session implements LegacySession {
     const hooks = this.closeHooks;
     this.closeHooks = [];
     for (const hook of hooks) hook(this);
+    this.host.onSessionClosed?.();
   }
 }

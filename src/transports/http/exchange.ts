@@ -27,7 +27,7 @@ export interface HttpExchange {
   /** A request header by lower-case name (repeated headers joined with `, `). */
   header(name: string): string | undefined;
   /**
-   * Reads the body, refusing (without buffering it) anything over `limit` bytes. Answers 413
+   * Reads the body, refusing (without buffering it) anything over `limit` bytes. Answering 413
    * is the handler's job; after `too-large` the adapter makes sure the connection will close.
    */
   readBody(limit: number): Promise<BodyResult>;

@@ -65,6 +65,11 @@ export class StreamableSession implements SessionEntry, SessionHost {
     this.standalone.send(message);
   }
 
+  /** SessionHost: the core closed the session (server shutdown): end its streams at once. */
+  onSessionClosed(): void {
+    this.close();
+  }
+
   get busy(): boolean {
     return this.standalone.connected || this.live.size > 0;
   }
