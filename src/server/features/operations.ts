@@ -73,12 +73,16 @@ export class Operations {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       result = toolError(`Invalid arguments for tool ${name}: arguments must be an object`);
     } else {
-      const checked = await tool.input.validate(raw);
+      // Synchronous validators and handlers stay synchronous: every await is a microtask and a promise on the hot path.
+      const pending = tool.input.validate(raw);
+      const checked = pending instanceof Promise ? await pending : pending;
       if (!checked.ok) {
         result = toolError(`Invalid arguments for tool ${name}: ${checked.message}`);
       } else {
         try {
-          result = await toCallToolResult(tool, await tool.handler(checked.value, ctx));
+          const out = tool.handler(checked.value, ctx);
+          const normalized = toCallToolResult(tool, isThenable(out) ? await out : out);
+          result = normalized instanceof Promise ? await normalized : normalized;
         } catch (e) {
           if (e instanceof McpError) throw e;
           result = toolError(e instanceof Error ? e.message : String(e));
@@ -181,6 +185,10 @@ export class Operations {
   hasCompletions(): boolean {
     return this.registry.prompts.size > 0 || this.registry.templates.size > 0;
   }
+}
+
+function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
 }
 
 function encodeCursor(offset: number): string {

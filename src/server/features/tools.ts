@@ -77,7 +77,12 @@ function isCallToolResult(v: unknown): v is CallToolResult {
  * through; a `CallToolResult` is taken as is; any other JSON value becomes
  * `structuredContent` with its JSON text as content (tools.mdx §Structured Content).
  */
-export async function toCallToolResult(tool: ToolEntry, value: ToolReturn): Promise<CallToolResult> {
+export function toCallToolResult(tool: ToolEntry, value: ToolReturn): CallToolResult | Promise<CallToolResult> {
+  const result = normalize(value);
+  return tool.output && !result.isError ? checkOutput(tool, tool.output, result) : result;
+}
+
+function normalize(value: ToolReturn): CallToolResult {
   let result: CallToolResult;
   if (typeof value === 'string') {
     result = { content: [{ type: 'text', text: value }] };
@@ -90,11 +95,15 @@ export async function toCallToolResult(tool: ToolEntry, value: ToolReturn): Prom
   } else {
     result = { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
   }
-  if (tool.output && !result.isError) {
+  return result;
+}
+
+async function checkOutput(tool: ToolEntry, output: CompiledSchema, result: CallToolResult): Promise<CallToolResult> {
+  {
     if (result.structuredContent === undefined) {
       throw new McpError(-32603, `tool "${tool.name}" declares an output schema but returned no structured content`);
     }
-    const checked = await tool.output.validate(result.structuredContent);
+    const checked = await output.validate(result.structuredContent);
     if (!checked.ok) {
       throw new McpError(-32603, `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`);
     }

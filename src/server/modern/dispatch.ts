@@ -13,7 +13,7 @@ import type { Inbound } from '../inbound.js';
 import type { Internals } from '../internals.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
 import type { ListenHub, Listener } from './listen.js';
-import { MrtrRound } from './mrtr.js';
+import { BLOCKED, MrtrRound } from './mrtr.js';
 import type { RequestStateCodec } from './request-state.js';
 
 type Params = Record<string, unknown>;
@@ -184,8 +184,8 @@ async function withInput(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbo
   }
   const round = new MrtrRound(known, env.capabilities);
   const work = m.run(d, params, call(d, req, env, inbound, cancel, round));
-  const finished = await Promise.race([work.then((r) => ({ r })), round.blocked.then(() => undefined)]);
-  if (finished) return finished.r;
+  const finished = await round.outcome(work);
+  if (finished !== BLOCKED) return finished;
   // The handler is parked on an ask: end the round and let it unwind.
   cancel.abort(ROUND_ENDED);
   const requestState = await d.codec.sign({ ...(await binding()), x: Date.now() + d.codec.ttlMs, a: round.used, k: [...round.asked.keys()] });

@@ -37,18 +37,25 @@ function answers(method: AskMethod, v: unknown): v is Params {
   }
 }
 
+export const BLOCKED: unique symbol = Symbol('blocked on input');
+
 export class MrtrRound implements Asker {
   private seq = 0;
   /** Unanswered asks of this round, by key. */
   readonly asked = new Map<string, { method: AskMethod; params: Params }>();
   /** Answers the handler consumed, kept for the next round's state. */
   readonly used: Params = {};
-  readonly blocked: Promise<void>;
-  private release!: () => void;
+  private release: () => void = () => {};
   private scheduled = false;
 
-  constructor(private readonly known: Params, private readonly capabilities: ClientCapabilities) {
-    this.blocked = new Promise((r) => (this.release = r));
+  constructor(private readonly known: Params, private readonly capabilities: ClientCapabilities) {}
+
+  /** The handler's result, or BLOCKED once it is parked on unanswered asks. */
+  outcome(work: Promise<Params>): Promise<Params | typeof BLOCKED> {
+    return new Promise((resolve, reject) => {
+      this.release = () => resolve(BLOCKED);
+      work.then(resolve, reject);
+    });
   }
 
   ask(method: AskMethod, params: Params, options: AskOptions | undefined): Promise<Params> {
@@ -71,7 +78,7 @@ export class MrtrRound implements Asker {
     this.asked.set(key, { method, params });
     if (!this.scheduled) {
       this.scheduled = true;
-      later(this.release);
+      later(() => this.release());
     }
     return new Promise<Params>(() => {});
   }
