@@ -146,3 +146,8 @@ export function mergeHeaders(...sources: (Record<string, string> | undefined)[])
   for (const s of sources) for (const [k, v] of Object.entries(s ?? {})) h.set(k, v);
   return h;
 }
+
+/** An error's message for a ChannelError's text. */
+export function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -15,7 +15,7 @@ import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpc
 import { isModernVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
-  HttpChannelError, abortError, discard, errorBodyFor, mediaType, mergeHeaders, messagesIn, parseJson, pumpEvents, readText,
+  HttpChannelError, abortError, describe, discard, errorBodyFor, mediaType, mergeHeaders, messagesIn, parseJson, pumpEvents, readText,
   recordStatus, sleep, statusError, type FetchLike,
 } from './http-common.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
@@ -53,10 +53,6 @@ interface Op {
 function isModernRequest(request: JsonRpcRequest): boolean {
   const meta = request.params?._meta as Record<string, unknown> | undefined;
   return isModernVersion(meta?.[META.protocolVersion]);
-}
-
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 export class HttpChannel implements ClientChannel {

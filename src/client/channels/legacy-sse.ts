@@ -10,7 +10,7 @@
 import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
-  HttpChannelError, abortError, discard, errorBodyFor, mediaType, mergeHeaders, messagesIn, parseJson, pumpEvents, readText,
+  HttpChannelError, abortError, describe, discard, errorBodyFor, mediaType, mergeHeaders, messagesIn, parseJson, pumpEvents, readText,
   recordStatus, statusError, type FetchLike,
 } from './http-common.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
@@ -26,10 +26,6 @@ export interface LegacySseChannelOptions {
 interface Pending {
   resolve(response: JsonRpcResponse): void;
   reject(error: Error): void;
-}
-
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 export class LegacySseChannel implements ClientChannel {
