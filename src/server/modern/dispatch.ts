@@ -4,7 +4,7 @@
  * the schema requires them. Never imports legacy code.
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
-import { errorResponse, resultResponse, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
 import { Call, type Asker } from '../call.js';
@@ -207,40 +207,72 @@ async function listen(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound
   if (Array.isArray(want.resourceSubscriptions) && caps.resources?.subscribe) {
     filter.resourceSubscriptions = want.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
   }
-  const subscriptionId = req.id;
-  const inflight = d.inflightFor(inbound);
-  const controller = new AbortController();
-  inflight?.set(req.id, controller);
-  await new Promise<void>((resolve) => {
-    let graceful = false;
-    const listener: Listener = {
-      id: subscriptionId,
-      filter,
-      channel: inbound,
-      send: (m) => inbound.send(m),
-      end: () => {
-        graceful = true;
-        stop();
-      },
-    };
-    const stop = () => {
-      d.hub.remove(listener);
-      inflight?.delete(req.id);
-      inbound.signal?.removeEventListener('abort', stop);
-      controller.signal.removeEventListener('abort', stop);
-      if (graceful) inbound.send(resultResponse(req.id, { resultType: 'complete', _meta: { [META.subscriptionId]: subscriptionId, [META.serverInfo]: d.info } }));
-      resolve();
-    };
-    inbound.send({
+  await new Promise<void>((resolve) => new Subscription(d, req.id, filter, inbound, resolve).start());
+}
+
+/**
+ * One open listen stream. A class rather than closures: a server may hold 10,000 of them,
+ * so each costs one object (plus its promise), and it is its own abort listener.
+ */
+class Subscription implements Listener, Abortable {
+  private graceful = false;
+  private done = false;
+  private readonly inflight: Map<string | number, Abortable> | undefined;
+
+  constructor(
+    private readonly d: ModernDeps,
+    readonly id: string | number,
+    readonly filter: SubscriptionFilter,
+    readonly channel: Inbound,
+    private readonly resolve: () => void,
+  ) {
+    this.inflight = d.inflightFor(channel);
+  }
+
+  start(): void {
+    // subscriptions.mdx: the acknowledgement is the first message of the subscription.
+    this.channel.send({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: filter, _meta: { [META.subscriptionId]: subscriptionId } },
+      params: { notifications: this.filter, _meta: { [META.subscriptionId]: this.id } },
     });
-    if (inbound.signal?.aborted) return stop();
-    inbound.signal?.addEventListener('abort', stop, { once: true });
-    controller.signal.addEventListener('abort', stop, { once: true });
-    d.hub.add(listener);
-  });
+    const signal = this.channel.signal;
+    if (signal?.aborted) return this.stop();
+    signal?.addEventListener('abort', this, { once: true });
+    this.inflight?.set(this.id, this); // stdio: notifications/cancelled ends it
+    this.d.hub.add(this);
+  }
+
+  send(message: JsonRpcMessage): void {
+    this.channel.send(message);
+  }
+
+  /** Server-initiated end: a final result, then close. */
+  end(): void {
+    this.graceful = true;
+    this.stop();
+  }
+
+  /** Cancelled by the client (stdio notification) or the stream went away (HTTP). */
+  abort(): void {
+    this.stop();
+  }
+
+  handleEvent(): void {
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.done) return;
+    this.done = true;
+    this.d.hub.remove(this);
+    this.inflight?.delete(this.id);
+    this.channel.signal?.removeEventListener('abort', this);
+    if (this.graceful) {
+      this.channel.send(resultResponse(this.id, { resultType: 'complete', _meta: { [META.subscriptionId]: this.id, [META.serverInfo]: this.d.info } }));
+    }
+    this.resolve();
+  }
 }
 
 function internal(d: ModernDeps, e: unknown): { code: number; message: string } {
