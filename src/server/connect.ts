@@ -24,7 +24,11 @@ export async function connectTransport(core: Core, transport: Transport, kind: T
     transport.send(m).catch((e: unknown) => core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e })));
   };
   const session = core.openSession({ send });
-  const inbound: Inbound = { transport: kind, send, signal: controller.signal, session };
+  const sendBatch = (batch: JsonRpcMessage[]) => {
+    if (controller.signal.aborted) return;
+    transport.send(batch).catch((e: unknown) => core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e })));
+  };
+  const inbound: Inbound = { transport: kind, send, sendBatch, signal: controller.signal, session };
   let markClosed!: () => void;
   const closed = new Promise<void>((r) => (markClosed = r));
   let done = false;

@@ -165,7 +165,17 @@ export class Core implements ServerCore, ModernDeps, Internals {
     if (!allowed) {
       return inbound.send(errorResponse(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: JSON-RPC batches are only allowed on protocol 2025-03-26' }));
     }
-    await Promise.all(batch.map((m) => this.handleOne(m, inbound)));
+    if (!inbound.sendBatch) {
+      await Promise.all(batch.map((m) => this.handleOne(m, inbound)));
+      return;
+    }
+    // Collect the batch's responses into one array; its notifications (progress, logs) still go out as they happen.
+    const responses: JsonRpcMessage[] = [];
+    const collecting: Inbound = Object.create(inbound, {
+      send: { value: (m: JsonRpcMessage) => ('method' in m ? inbound.send(m) : responses.push(m)) },
+    }) as Inbound;
+    await Promise.all(batch.map((m) => this.handleOne(m, collecting)));
+    if (responses.length) inbound.sendBatch(responses);
   }
 
   publish(event: ServerEvent): void {

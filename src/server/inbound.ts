@@ -27,6 +27,11 @@ export interface Inbound {
    * message is classified by itself.
    */
   readonly wire?: 'legacy' | 'modern';
+  /**
+   * Writes the responses of a 2025-03-26 batch as one JSON array (JSON-RPC 2.0 §6). Message
+   * channels have it; HTTP collects a batch's responses itself from `send`.
+   */
+  sendBatch?(responses: JsonRpcMessage[]): void;
 }
 
 /** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */

@@ -97,6 +97,10 @@ test('batches are answered on 2025-03-26: one response per request, none for not
     assert.equal(rc!.error?.code, -32601);
     await peer.barrier();
     assert.equal(peer.inbox.length, 0, 'nothing else was sent');
+    // JSON-RPC 2.0 §6: the answers to a batch come back as one array.
+    const frame = peer.received.find((v) => Array.isArray(v)) as Array<{ id?: unknown }> | undefined;
+    assert.ok(frame, 'the batch was answered with one array');
+    assert.deepStrictEqual(frame.map((m) => m.id).sort(), [a, b, c].sort());
   });
 });
 
