@@ -63,15 +63,15 @@ function discover(d: ModernDeps): Params {
   return result;
 }
 
-function withServerInfo(d: ModernDeps, result: Params): Params {
+/**
+ * One copy of a result (the handler's may be a shared object) with serverInfo in `_meta`
+ * (basic/index.mdx §_meta: SHOULD be on every result) and, when given, its resultType.
+ */
+function withServerInfo(d: ModernDeps, result: Params, resultType?: 'complete'): Params {
   const meta = result._meta as Params | undefined;
-  return { ...result, _meta: meta ? { ...meta, [META.serverInfo]: d.info } : d.infoMeta };
-}
-
-/** One copy of the handler's result (it may be a shared object): resultType and serverInfo added. */
-function complete(d: ModernDeps, result: Params): Params {
-  const meta = result._meta as Params | undefined;
-  return { ...result, resultType: 'complete', _meta: meta ? { ...meta, [META.serverInfo]: d.info } : d.infoMeta };
+  const out: Params = { ...result, _meta: meta ? { ...meta, [META.serverInfo]: d.info } : d.infoMeta };
+  if (resultType) out.resultType = resultType;
+  return out;
 }
 
 /**
@@ -120,7 +120,7 @@ export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, in
       result.ttlMs = hint.ttlMs;
       result.cacheScope = hint.scope;
     }
-    response = resultResponse(req.id, result.resultType === 'input_required' ? withServerInfo(d, result) : complete(d, result));
+    response = resultResponse(req.id, withServerInfo(d, result, result.resultType === 'input_required' ? undefined : 'complete'));
   } catch (e) {
     let error = e;
     if (asking && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
