@@ -75,7 +75,7 @@ class NodeExchange implements HttpExchange {
     this.#res = res;
     this.#req[kExchange] = this;
     this.#res[kExchange] = this;
-    res.once('close', onResponseClose);
+    res.on('close', onResponseClose);
   }
 
   query(name: string): string | null {
@@ -108,15 +108,17 @@ class NodeExchange implements HttpExchange {
     this.#limit = limit;
     return new Promise<BodyResult>((resolve) => {
       this.#resolveBody = resolve;
+      // `on`, not `once`: no wrapper per listener; a settled body ignores later events.
       req.on('data', onBodyData);
-      req.once('end', onBodyEnd);
-      req.once('close', onBodyClose);
-      req.once('error', onBodyClose);
+      req.on('end', onBodyEnd);
+      req.on('close', onBodyClose);
+      req.on('error', onBodyClose);
     });
   }
 
   /** @internal */
   bodyData(chunk: Buffer): void {
+    if (this.#resolveBody === undefined) return; // refused or aborted: keep nothing
     this.#size += chunk.length;
     if (this.#size > this.#limit) {
       this.#finishBody(this.#refuseBody());
@@ -142,11 +144,8 @@ class NodeExchange implements HttpExchange {
     if (resolve === undefined) return;
     this.#resolveBody = undefined;
     this.#chunks = [];
-    const req = this.#req;
-    req.off('data', onBodyData);
-    req.off('end', onBodyEnd);
-    req.off('close', onBodyClose);
-    req.off('error', onBodyClose);
+    // The listeners stay: they are shared functions that find nothing left to do, and this
+    // request object is dropped with the exchange (removing four listeners per request costs more).
     resolve(r);
   }
 
@@ -161,8 +160,8 @@ class NodeExchange implements HttpExchange {
     if (!this.open) return;
     this.#ended = true;
     const res = this.#res;
-    if (body !== undefined) res.setHeader('content-length', Buffer.byteLength(body));
-    res.writeHead(status, headers);
+    // One header object for writeHead: setHeader would validate and store the length separately.
+    res.writeHead(status, body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) });
     res.end(body);
   }
 
