@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { buildFixtureServer, type FixtureOptions } from '../fixtures/client-server/server.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../src/transports/http/index.js';
 import type { Server } from '../../src/server/index.js';
+import { pidAlive } from '../support/common.js';
 
 export type Msg = Record<string, any>;
 
@@ -174,11 +175,4 @@ export async function startSdkServer(mode: 'stateless' | 'modern-only' | 'sessio
   };
 }
 
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { pidAlive };

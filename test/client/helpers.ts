@@ -12,17 +12,13 @@ import { spawnChannel } from '../../src/client/channels/spawn.js';
 import type { Server } from '../../src/server/index.js';
 import { createMemoryPair, type Transport } from '../../src/testing/index.js';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
+import { META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB, META_VERSION, pidAlive } from '../support/common.js';
 
 export type Msg = Record<string, any>;
 
 export const REVISIONS: readonly ProtocolVersion[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 export const MODERN = '2026-07-28';
-export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-export const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
-export const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
-export const META_LOG = 'io.modelcontextprotocol/logLevel';
-export const META_SERVER = 'io.modelcontextprotocol/serverInfo';
-export const META_SUB = 'io.modelcontextprotocol/subscriptionId';
+export { META_VERSION, META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB };
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_STDIO = join(here, '..', 'fixtures', 'client-server', 'stdio.js');
@@ -93,14 +89,7 @@ export function spawnFixture(script: string, env: Record<string, string> = {}, a
   return spawnChannel({ command: process.execPath, args: [script, ...args], env, stderr: 'ignore' });
 }
 
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { pidAlive };
 
 export async function waitFor(cond: () => boolean, ms = 2000, what = 'condition'): Promise<void> {
   const end = Date.now() + ms;

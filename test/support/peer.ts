@@ -13,6 +13,7 @@ import { AssertionError } from 'node:assert';
 import type { Connection, Server } from '../../src/server/index.js';
 import { createMemoryPair, type Transport } from '../../src/testing/index.js';
 import { truncateJson, wireValidator } from './wire-schema.js';
+import { META_VERSION, META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB } from './common.js';
 
 export type Msg = Record<string, any>;
 export type Id = string | number;
@@ -21,12 +22,7 @@ export const MODERN = '2026-07-28';
 export const LEGACY_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 export type LegacyRevision = (typeof LEGACY_REVISIONS)[number];
 
-export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-export const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
-export const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
-export const META_LOG = 'io.modelcontextprotocol/logLevel';
-export const META_SERVER = 'io.modelcontextprotocol/serverInfo';
-export const META_SUB = 'io.modelcontextprotocol/subscriptionId';
+export { META_VERSION, META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB };
 
 export const CLIENT_INFO = { name: 'janus-test-peer', version: '1.0.0' };
 
