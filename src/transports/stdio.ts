@@ -25,6 +25,8 @@ export class StdioTransport implements Transport {
   private closeSignalled = false;
   private pending = '';
   private flushQueued = false;
+  /** Whether the last input chunk held several messages. */
+  private burst = false;
   private drained: Promise<void> | undefined;
   private readonly listeners: Array<[Readable | Writable, string, (...a: any[]) => void]> = [];
 
@@ -52,7 +54,12 @@ export class StdioTransport implements Transport {
       () => handlers.onParseError?.(new Error(`line longer than ${this.maxLineBytes} bytes`)),
     );
     this.input.setEncoding('utf8');
-    this.on(this.input, 'data', (chunk: string) => decoder.push(chunk));
+    this.on(this.input, 'data', (chunk: string) => {
+      // A chunk of several messages is a burst: coalesce its answers into one write. A lone
+      // message (a sequential peer) is answered with an immediate write instead.
+      this.burst = chunk.indexOf('\n') !== chunk.length - 1;
+      decoder.push(chunk);
+    });
     // EOF means the peer is done sending; replies to what it already sent may still go out.
     this.on(this.input, 'end', () => {
       decoder.end();
@@ -74,9 +81,14 @@ export class StdioTransport implements Transport {
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'stdio transport is closed');
     if (this.drained) await this.drained;
+    const line = JSON.stringify(message) + '\n';
+    if (!this.burst && !this.flushQueued) {
+      this.write(line);
+      return;
+    }
     // Messages produced in one turn of the event loop (say, the answers to one input chunk)
     // go out in one write: a write per message is a syscall per message.
-    this.pending += JSON.stringify(message) + '\n';
+    this.pending += line;
     if (!this.flushQueued) {
       this.flushQueued = true;
       setImmediate(this.flush);
@@ -88,6 +100,10 @@ export class StdioTransport implements Transport {
     const chunk = this.pending;
     if (!chunk) return;
     this.pending = '';
+    this.write(chunk);
+  };
+
+  private write(chunk: string): void {
     // Writes are ordered by the stream; awaiting 'drain' only applies backpressure.
     if (!this.output.write(chunk)) {
       this.drained ??= new Promise<void>((resolve) => {
@@ -101,7 +117,7 @@ export class StdioTransport implements Transport {
         this.output.on('close', done);
       });
     }
-  };
+  }
 
   private signalClose(): void {
     if (this.closeSignalled) return;
