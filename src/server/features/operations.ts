@@ -12,7 +12,9 @@ import { shapeCallToolResult, shapeContents, shapePrompt, shapeResource, shapeTo
 import { toCompletion } from './completion.js';
 import { checkPromptArguments, toGetPromptResult } from './prompts.js';
 import { toReadResult, type CacheHint } from './resources.js';
-import { toCallToolResult, toolError } from './tools.js';
+import { toCallToolResult, toolError, type ToolEntry, type ToolReturn } from './tools.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { Validation } from '../schema/convert.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -61,35 +63,25 @@ export class Operations {
     return this.page(tools, params, 'tools');
   }
 
-  async callTool(params: Params, ctx: RequestContext, v: ProtocolVersion): Promise<Result> {
+  /**
+   * Runs a tool. Stays synchronous while the validator and the handler are: a plain
+   * value comes back, and the modern dispatcher then skips its input-required machinery.
+   */
+  callTool(params: Params, ctx: RequestContext, v: ProtocolVersion): Result | Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a tool name');
     const tool = this.registry.tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const raw = params.arguments ?? {};
-    let result;
     // Input validation failures are tool execution errors the model can correct
     // (2025-11-25 server/tools.mdx §Error Handling), not protocol errors.
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      result = toolError(`Invalid arguments for tool ${name}: arguments must be an object`);
-    } else {
-      // Synchronous validators and handlers stay synchronous: every await is a microtask and a promise on the hot path.
-      const pending = tool.input.validate(raw);
-      const checked = pending instanceof Promise ? await pending : pending;
-      if (!checked.ok) {
-        result = toolError(`Invalid arguments for tool ${name}: ${checked.message}`);
-      } else {
-        try {
-          const out = tool.handler(checked.value, ctx);
-          const normalized = toCallToolResult(tool, isThenable(out) ? await out : out);
-          result = normalized instanceof Promise ? await normalized : normalized;
-        } catch (e) {
-          if (e instanceof McpError) throw e;
-          result = toolError(e instanceof Error ? e.message : String(e));
-        }
-      }
+      return shapeFor(v, toolError(`Invalid arguments for tool ${name}: arguments must be an object`));
     }
-    return v === '2026-07-28' ? (result as unknown as Result) : shapeCallToolResult(v, result as unknown as Result);
+    const checked = tool.input.validate(raw);
+    return checked instanceof Promise
+      ? checked.then((c) => runTool(tool, c, ctx, v))
+      : runTool(tool, checked, ctx, v);
   }
 
   listPrompts(params: Params, v: ProtocolVersion): Result {
@@ -185,6 +177,36 @@ export class Operations {
   hasCompletions(): boolean {
     return this.registry.prompts.size > 0 || this.registry.templates.size > 0;
   }
+}
+
+function shapeFor(v: ProtocolVersion, result: CallToolResult): Result {
+  return v === '2026-07-28' ? (result as unknown as Result) : shapeCallToolResult(v, result as unknown as Result);
+}
+
+/** A handler's failure: protocol errors go on the wire, anything else is a tool error for the model. */
+function failed(e: unknown, v: ProtocolVersion): Result {
+  if (e instanceof McpError) throw e;
+  return shapeFor(v, toolError(e instanceof Error ? e.message : String(e)));
+}
+
+function finish(tool: ToolEntry, out: ToolReturn, v: ProtocolVersion): Result | Promise<Result> {
+  const normalized = toCallToolResult(tool, out);
+  return normalized instanceof Promise ? normalized.then((r) => shapeFor(v, r)) : shapeFor(v, normalized);
+}
+
+function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext, v: ProtocolVersion): Result | Promise<Result> {
+  if (!checked.ok) return shapeFor(v, toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`));
+  let out;
+  try {
+    out = tool.handler(checked.value, ctx);
+    if (!isThenable(out)) {
+      const r = finish(tool, out, v);
+      return r instanceof Promise ? r.catch((e: unknown) => failed(e, v)) : r;
+    }
+  } catch (e) {
+    return failed(e, v);
+  }
+  return Promise.resolve(out).then((o) => finish(tool, o, v)).catch((e: unknown) => failed(e, v));
 }
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {

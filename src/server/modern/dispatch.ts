@@ -30,7 +30,7 @@ export interface ModernDeps extends Internals {
 type Kind = 'tools' | 'prompts' | 'resources' | 'completions';
 type Plain = (d: ModernDeps, p: Params, call: Call) => Params | Promise<Params>;
 /** The three methods that may answer input_required (mrtr.mdx). */
-type Asking = { target: (p: Params) => unknown; run: (d: ModernDeps, p: Params, call: Call) => Promise<Params> };
+type Asking = { target: (p: Params) => unknown; run: (d: ModernDeps, p: Params, call: Call) => Params | Promise<Params> };
 
 const V = '2026-07-28' as const;
 
@@ -184,6 +184,7 @@ async function withInput(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbo
   }
   const round = new MrtrRound(known, env.capabilities);
   const work = m.run(d, params, call(d, req, env, inbound, cancel, round));
+  if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
   const finished = await round.outcome(work);
   if (finished !== BLOCKED) return finished;
   // The handler is parked on an ask: end the round and let it unwind.
