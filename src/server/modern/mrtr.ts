@@ -41,10 +41,14 @@ export const BLOCKED: unique symbol = Symbol('blocked on input');
 
 export class MrtrRound implements Asker {
   private seq = 0;
-  /** Unanswered asks of this round, by key. */
-  readonly asked = new Map<string, { method: AskMethod; params: Params }>();
+  /** Unanswered asks of this round, by key (made on the first one: most calls ask nothing). */
+  private pendingAsks: Map<string, { method: AskMethod; params: Params }> | undefined;
   /** Answers the handler consumed, kept for the next round's state. */
   readonly used: Params = {};
+
+  get asked(): Map<string, { method: AskMethod; params: Params }> {
+    return (this.pendingAsks ??= new Map());
+  }
   private release: () => void = () => {};
   private scheduled = false;
 
