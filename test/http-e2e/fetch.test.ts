@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFetchHandler, type FetchHandler } from '../../src/transports/http/index.js';
 import { MODERN } from '../support/peer.js';
-import { CLIENT } from './fixture.js';
+import { CLIENT } from '../support/everything-fixture.js';
 import { HttpPeer, JSON_POST, rpc, serve, SseParser, type Msg, type Outcome } from './support.js';
 
 /** The comparable part of an answer: status, media type, whether a session id came back, messages. */

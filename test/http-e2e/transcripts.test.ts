@@ -17,7 +17,7 @@ import { test } from 'node:test';
 import { handshake, MemoryPeer, MODERN } from '../support/peer.js';
 import {
   ALL_VERSIONS, CLIENT, CLIENT_CAPS, initializeResult, INSTRUCTIONS, MODERN_META, PROMPT, serverCapabilities, SIMPLE_TOOL, STATIC, TEXT,
-} from './fixture.js';
+} from '../support/everything-fixture.js';
 import { HttpPeer, nextMessage, rpc, serve, type Msg, type Outcome } from './support.js';
 
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;

@@ -13,35 +13,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLIENT_INFO, LEGACY_REVISIONS, META_SERVER, MODERN, modernMeta, type LegacyRevision } from '../support/peer.js';
+import { CLIENT_INFO, LEGACY_REVISIONS, META_SERVER, MODERN, modernMeta } from '../support/peer.js';
 import { StdioPeer } from '../support/stdio-peer.js';
+import { CLIENT_CAPS, INFO, INSTRUCTIONS, PROMPT, STATIC, TEXT, TITLE, serverCapabilities } from '../support/everything-fixture.js';
 import { wireValidator, wireValidatorOrSkip } from '../support/wire-schema.js';
-
-const INFO = { name: 'janus-everything', version: '0.1.0' };
-const TITLE = 'Janus MCP everything fixture';
-const INSTRUCTIONS = 'A fixture server exercising every MCP feature, for conformance tests.';
-const TEXT = 'This is a simple text response for testing.';
-const PROMPT = 'This is a simple prompt for testing.';
-const STATIC = { uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' };
-
-/** What a client of each revision may declare (schema/<rev> ClientCapabilities). */
-const CLIENT_CAPS: Record<LegacyRevision, Record<string, unknown>> = {
-  '2024-11-05': { roots: { listChanged: true }, sampling: {} },
-  '2025-03-26': { roots: { listChanged: true }, sampling: {} },
-  '2025-06-18': { roots: { listChanged: true }, sampling: {}, elicitation: {} },
-  '2025-11-25': { roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } },
-};
-
-function serverCapabilities(v: string): Record<string, unknown> {
-  const caps: Record<string, unknown> = {
-    tools: { listChanged: true },
-    prompts: { listChanged: true },
-    resources: { subscribe: true, listChanged: true },
-    logging: {},
-  };
-  if (v >= '2025-03-26') caps.completions = {};
-  return caps;
-}
 
 for (const v of LEGACY_REVISIONS) {
   test(`stdio transcript ${v}: initialize → initialized → tools/call → prompts/get → resources/read → ping (lifecycle.mdx)`, async () => {
