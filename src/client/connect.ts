@@ -3,9 +3,8 @@ import { JanusError } from '../protocol/errors.js';
 import type { Transport } from '../transports/transport.js';
 import type { ClientChannel } from './channel.js';
 import { MessageChannel } from './channels/message.js';
-import { spawnChannel, type SpawnOptions } from './channels/spawn.js';
 import { Client } from './client.js';
-import type { ConnectOptions, Target } from './options.js';
+import type { ConnectOptions, SpawnOptions, Target } from './options.js';
 
 function isChannel(t: unknown): t is ClientChannel {
   return typeof t === 'object' && t !== null && 'request' in t && 'start' in t && 'kind' in t;
@@ -24,14 +23,20 @@ export async function channelFor(target: Target, options: ConnectOptions): Promi
     // A command line: split on whitespace (quote-free); pass { command, args } for anything subtler.
     const [command, ...args] = target.trim().split(/\s+/);
     if (!command) throw new JanusError('CONNECTION', 'empty command');
-    return spawnChannel({ command, args }).channel;
+    return spawn({ command, args });
   }
   if (isChannel(target)) return target;
   if (isTransport(target)) return new MessageChannel(target, 'memory');
   if (typeof target === 'object' && target !== null && typeof (target as SpawnOptions).command === 'string') {
-    return spawnChannel(target as SpawnOptions).channel;
+    return spawn(target as SpawnOptions);
   }
   throw new JanusError('CONNECTION', 'connect() needs a URL, a command or a transport');
+}
+
+/** Loaded on demand: `node:child_process` stays out of HTTP-only and non-Node programs. */
+async function spawn(options: SpawnOptions): Promise<ClientChannel> {
+  const { spawnChannel } = await import('./channels/spawn.js');
+  return spawnChannel(options).channel;
 }
 
 /**

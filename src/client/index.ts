@@ -1,10 +1,9 @@
 /** `janus-mcp/client`: connect to any MCP server, detect its era, speak the whole protocol. */
 export { connect } from './connect.js';
 export { Client } from './client.js';
-export type { ConnectOptions, Target, HandlerContext } from './options.js';
+export type { ConnectOptions, Target, HandlerContext, SpawnOptions } from './options.js';
 export type { CallOptions, Progress } from './peer.js';
 export type { Verdict } from './detect.js';
 export type { ClientChannel, ChannelHandlers, SendOptions } from './channel.js';
 export { ChannelError } from './channel.js';
-export type { SpawnOptions } from './channels/spawn.js';
 export { McpError, JanusError, ErrorCode } from '../protocol/errors.js';

@@ -6,7 +6,16 @@ import type {
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transports/transport.js';
 import type { ClientChannel } from './channel.js';
-import type { SpawnOptions } from './channels/spawn.js';
+
+/** A stdio server to start as a child process (Node only). */
+export interface SpawnOptions {
+  command: string;
+  args?: string[];
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Where the child's stderr goes (default: inherited). */
+  stderr?: 'inherit' | 'ignore' | 'pipe';
+}
 
 /** Where the server is: a URL (Streamable HTTP, falling back to HTTP+SSE), a command to spawn (stdio), or a transport. */
 export type Target = string | URL | SpawnOptions | Transport | ClientChannel;

@@ -5,16 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StdioTransport } from '../../transports/stdio.js';
+import type { SpawnOptions } from '../options.js';
 import { MessageChannel } from './message.js';
-
-export interface SpawnOptions {
-  command: string;
-  args?: string[];
-  env?: Record<string, string | undefined>;
-  cwd?: string;
-  /** Where the child's stderr goes (default: inherited). */
-  stderr?: 'inherit' | 'ignore' | 'pipe';
-}
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
