@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wireValidatorOrSkip } from '../support/wire-schema.js';
 import { HttpPeer, SseParser } from './support.js';
 
 test('SseParser: events split across chunks, CRLF and LF, comments, multi-line data, priming events with empty data', () => {
@@ -22,8 +21,7 @@ test('SseParser: events split across chunks, CRLF and LF, comments, multi-line d
   ]);
 });
 
-test('HttpPeer.check: a schema-invalid server message is a recorded violation, a valid one is not', (t) => {
-  if (!wireValidatorOrSkip(t)) return;
+test('HttpPeer.check: a schema-invalid server message is a recorded violation, a valid one is not', () => {
   const peer = new HttpPeer(new URL('http://127.0.0.1/mcp'), '2025-11-25');
   peer.remember({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } });
   assert.equal(peer.check({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'ok' }] } }), undefined);

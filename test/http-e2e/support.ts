@@ -132,7 +132,6 @@ export class HttpPeer {
   /** Validates one server value (message or batch); records and returns the violation. */
   check(value: unknown): string | undefined {
     const v = wireValidator();
-    if (!v.available) return undefined; // schema checks skip (v.skipReason); behaviour is still tested
     let revision = this.revision;
     const first = (Array.isArray(value) ? value[0] : value) as Msg | undefined;
     // An error whose request id could not be known has no valid shape before 2025-11-25 (those

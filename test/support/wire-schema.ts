@@ -2,13 +2,13 @@
  * Wire-schema checks for tests: validate every JSON-RPC message our code emits
  * against the official `schema.json` of the MCP revision in use.
  *
- * Schemas are read from `<repo root>/../shared/mcp-spec/schema/<rev>/schema.json`
- * (override: env `JANUS_MCP_SCHEMA_DIR`). When that folder is missing the
- * validator reports `available === false` and a `skipReason`, so tests can do
+ * Schemas are read from `<repo root>/spec/schema/<rev>/schema.json`, the official files
+ * the repository carries (override: env `JANUS_MCP_SCHEMA_DIR`). A missing folder or
+ * revision is an error, never a silent skip: a test peer that validated nothing would pass
+ * for the wrong reason.
  *
  * ```ts
- * const v = wireValidatorOrSkip(t); if (!v) return;
- * v.assertServerMessage("2026-07-28", msg, { requestMethod: "tools/list" });
+ * wireValidator().assertServerMessage("2026-07-28", msg, { requestMethod: "tools/list" });
  * ```
  *
  * How a message is checked (see `checkMessage` below):
@@ -87,10 +87,7 @@ export interface ResultDefinitions {
 }
 
 export interface WireValidator {
-  readonly available: boolean;
-  /** Why the checks cannot run (set iff `available` is false). */
-  readonly skipReason?: string;
-  /** The schema folder in use (or that was looked for). */
+  /** The schema folder in use. */
   readonly schemaDir: string;
   /** Revisions that have a `schema.json` in `schemaDir`, sorted. */
   readonly revisions: readonly string[];
@@ -180,9 +177,9 @@ export function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.u
 interface SchemaLocation {
   dir: string;
   revisions: string[];
-  skipReason?: string;
 }
 
+/** The schema folder and its revisions; throws, naming the folder, when there is none. */
 function locateSchemas(explicitDir?: string): SchemaLocation {
   const fromEnv = process.env[SCHEMA_DIR_ENV];
   let dir: string;
@@ -196,14 +193,10 @@ function locateSchemas(explicitDir?: string): SchemaLocation {
   } else {
     const root = findRepoRoot();
     if (root === undefined) {
-      return {
-        dir: "",
-        revisions: [],
-        skipReason: `MCP wire schemas not found: no package.json named "${PACKAGE_NAME}" above ${dirname(fileURLToPath(import.meta.url))}; set ${SCHEMA_DIR_ENV}`,
-      };
+      throw new Error(`MCP wire schemas not found: no package.json named "${PACKAGE_NAME}" above ${dirname(fileURLToPath(import.meta.url))}; set ${SCHEMA_DIR_ENV}`);
     }
-    dir = resolve(root, "..", "shared", "mcp-spec", "schema");
-    origin = "<repo root>/../shared/mcp-spec/schema";
+    dir = resolve(root, "spec", "schema");
+    origin = "<repo root>/spec/schema";
   }
   let isDir = false;
   try {
@@ -211,15 +204,11 @@ function locateSchemas(explicitDir?: string): SchemaLocation {
   } catch {
     isDir = false;
   }
-  if (!isDir) {
-    return { dir, revisions: [], skipReason: `MCP wire schemas not available: ${dir} (${origin}) does not exist` };
-  }
+  if (!isDir) throw new Error(`MCP wire schemas missing: ${dir} (${origin}) does not exist`);
   const revisions = readdirSync(dir)
     .filter((name) => existsSync(join(dir, name, "schema.json")))
     .sort();
-  if (revisions.length === 0) {
-    return { dir, revisions, skipReason: `MCP wire schemas not available: no <revision>/schema.json under ${dir} (${origin})` };
-  }
+  if (revisions.length === 0) throw new Error(`MCP wire schemas missing: no <revision>/schema.json under ${dir} (${origin})`);
   return { dir, revisions };
 }
 
@@ -678,8 +667,6 @@ function checkMessage(schema: RevisionSchema, side: Side, message: unknown, opts
 // Validator
 
 class SchemaWireValidator implements WireValidator {
-  readonly available: boolean;
-  readonly skipReason?: string;
   readonly schemaDir: string;
   readonly revisions: readonly string[];
   private readonly schemas = new Map<string, RevisionSchema>();
@@ -687,12 +674,9 @@ class SchemaWireValidator implements WireValidator {
   constructor(location: SchemaLocation) {
     this.schemaDir = location.dir;
     this.revisions = location.revisions;
-    this.available = location.skipReason === undefined;
-    if (location.skipReason !== undefined) this.skipReason = location.skipReason;
   }
 
   private schema(revision: string): RevisionSchema {
-    if (!this.available) throw new Error(`wire schema validator unavailable: ${this.skipReason}`);
     let schema = this.schemas.get(revision);
     if (schema === undefined) {
       if (!this.revisions.includes(revision)) {
@@ -705,7 +689,7 @@ class SchemaWireValidator implements WireValidator {
   }
 
   private check(side: Side, revision: string, message: unknown, opts?: CheckOptions): string[] {
-    if (this.available && !this.revisions.includes(revision)) {
+    if (!this.revisions.includes(revision)) {
       return [`no MCP schema for revision "${revision}" in ${this.schemaDir} (have: ${this.revisions.join(", ")})`];
     }
     return checkMessage(this.schema(revision), side, message, opts);
@@ -772,16 +756,6 @@ export function wireValidator(): WireValidator {
   if (v === undefined) {
     v = new SchemaWireValidator(locateSchemas());
     singletons.set(key, v);
-  }
-  return v;
-}
-
-/** For node:test: returns the validator, or calls `t.skip(reason)` and returns undefined. */
-export function wireValidatorOrSkip(t: { skip(message?: string): void }): WireValidator | undefined {
-  const v = wireValidator();
-  if (!v.available) {
-    t.skip(v.skipReason);
-    return undefined;
   }
   return v;
 }

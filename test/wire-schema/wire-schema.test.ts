@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { test, type TestContext } from "node:test";
+import { test } from "node:test";
 import {
   SCHEMA_DIR_ENV,
   createWireValidator,
   findRepoRoot,
   wireValidator,
-  wireValidatorOrSkip,
-  type WireValidator,
 } from "../support/wire-schema.js";
 
 const MODERN = "2026-07-28";
@@ -26,10 +24,6 @@ function listToolsResponse(result: Record<string, unknown>) {
   return { jsonrpc: "2.0", id: 7, result };
 }
 
-/** Every assertion below goes through this, so the whole file skips when the schemas are absent. */
-function validator(t: TestContext): WireValidator | undefined {
-  return wireValidatorOrSkip(t);
-}
 
 function hasErrorMatching(errors: string[], pattern: RegExp): boolean {
   return errors.some((e) => pattern.test(e));
@@ -42,32 +36,19 @@ function assertRejected(errors: string[], ...patterns: RegExp[]): void {
 
 // ---------------------------------------------------------------------------
 
-test("skips cleanly when the schema folder is absent (env override, in-process)", async (t) => {
+test("a missing schema folder is an error naming it, never a silent skip (env override, in-process)", () => {
   const saved = process.env[SCHEMA_DIR_ENV];
   const missing = join(tmpdir(), `janus-mcp-no-such-schema-dir-${process.pid}`);
   process.env[SCHEMA_DIR_ENV] = missing;
   try {
-    const v = wireValidator();
-    assert.equal(v.available, false);
-    assert.ok(v.skipReason?.includes(missing), v.skipReason);
-    assert.match(v.skipReason ?? "", /does not exist/);
-    assert.deepEqual(v.revisions, []);
-    assert.strictEqual(wireValidator(), v, "cached per env value");
-    assert.throws(() => v.checkServerMessage(MODERN, {}), /unavailable/);
-
-    let reason: string | undefined;
-    assert.equal(wireValidatorOrSkip({ skip: (m) => void (reason = m) }), undefined);
-    assert.equal(reason, v.skipReason);
-
-    // A real node:test subtest using the helper is reported as skipped with the reason.
-    await t.test("schema-dependent subtest", (st) => {
-      const inner = validator(st);
-      if (!inner) return;
-      assert.fail("should have been skipped");
-    });
-
-    const explicit = createWireValidator({ schemaDir: missing });
-    assert.equal(explicit.available, false);
+    assert.throws(() => wireValidator(), (e: Error) => e.message.includes(missing) && /does not exist/.test(e.message));
+    assert.throws(() => createWireValidator({ schemaDir: missing }), /does not exist/);
+    const empty = mkdtempSync(join(tmpdir(), "janus-mcp-empty-schema-dir-"));
+    try {
+      assert.throws(() => createWireValidator({ schemaDir: empty }), /no <revision>\/schema\.json/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   } finally {
     if (saved === undefined) delete process.env[SCHEMA_DIR_ENV];
     else process.env[SCHEMA_DIR_ENV] = saved;
@@ -75,22 +56,25 @@ test("skips cleanly when the schema folder is absent (env override, in-process)"
   assert.notEqual(wireValidator().schemaDir, missing, "restoring the env restores the normal validator");
 });
 
-test("default lookup is <repo root>/../shared/mcp-spec/schema", (t) => {
+test("the repository carries the official schema.json of all five revisions (spec/schema) and uses them by default", (t) => {
   const root = findRepoRoot();
   assert.ok(root !== undefined, "package.json named janus-mcp above dist/test/support");
   assert.equal(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).name, "janus-mcp");
+  const carried = join(root, "spec", "schema");
+  assert.deepEqual(createWireValidator({ schemaDir: carried }).revisions, [...LEGACY, MODERN]);
+  for (const rev of [...LEGACY, MODERN]) {
+    const schema = JSON.parse(readFileSync(join(carried, rev, "schema.json"), "utf8")) as { $schema?: string };
+    assert.match(schema.$schema ?? "", /json-schema\.org/, rev);
+  }
   if (process.env[SCHEMA_DIR_ENV]) {
-    t.skip(`${SCHEMA_DIR_ENV} is set`);
+    t.diagnostic(`${SCHEMA_DIR_ENV} is set: the override is in use`);
     return;
   }
-  const v = wireValidator();
-  assert.equal(v.schemaDir, resolve(root, "..", "shared", "mcp-spec", "schema"));
-  assert.equal(v.available, existsSync(v.schemaDir));
+  assert.equal(wireValidator().schemaDir, resolve(carried));
 });
 
-test("method tables come from the schema unions", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("method tables come from the schema unions", () => {
+  const v = wireValidator();
   for (const rev of [...LEGACY, MODERN]) {
     if (!v.revisions.includes(rev)) continue;
     const m = v.methods(rev);
@@ -114,9 +98,8 @@ test("method tables come from the schema unions", (t) => {
   assert.equal(modern.allMethods.get("sampling/createMessage"), "CreateMessageRequest");
 });
 
-test("method → result definition mapping", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("method → result definition mapping", () => {
+  const v = wireValidator();
   const primary = (rev: string, method: string, side: "server" | "client" = "server") =>
     v.resultDefinitions(rev, method, side)?.primary;
   assert.equal(primary("2024-11-05", "initialize"), "InitializeResult");
@@ -170,14 +153,10 @@ const STALE_EXAMPLES: Record<string, RegExp[]> = {
   "ReadResourceResultResponse/read-resource-result-response.json": [/ReadResourceResult at \/result: must have required property 'ttlMs'/, /cacheScope/],
 };
 
-test("accepts every official 2026-07-28 example that is a full JSON-RPC message", async (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("accepts every official 2026-07-28 example that is a full JSON-RPC message", async () => {
+  const v = wireValidator();
   const dir = join(v.schemaDir, MODERN, "examples");
-  if (!existsSync(dir)) {
-    t.skip(`no examples folder at ${dir}`);
-    return;
-  }
+  assert.ok(existsSync(dir), `the official examples are at ${dir}`);
   const m = v.methods(MODERN);
   const requestMethodOfType = (typeName: string): string => {
     const base = typeName.replace(/ResultResponse$/, "");
@@ -230,9 +209,8 @@ test("accepts every official 2026-07-28 example that is a full JSON-RPC message"
 // ---------------------------------------------------------------------------
 // Hand-made messages, 2026-07-28
 
-test("2026-07-28: tools/list results", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("2026-07-28: tools/list results", () => {
+  const v = wireValidator();
   const opts = { requestMethod: "tools/list" };
   const good = { resultType: "complete", tools: [tool], ttlMs: 0, cacheScope: "public" };
   assert.deepEqual(v.checkServerMessage(MODERN, listToolsResponse(good), opts), []);
@@ -265,9 +243,8 @@ test("2026-07-28: tools/list results", (t) => {
   );
 });
 
-test("2026-07-28: InputRequiredResult for tools/call, prompts/get, resources/read", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("2026-07-28: InputRequiredResult for tools/call, prompts/get, resources/read", () => {
+  const v = wireValidator();
   const inputRequired = { resultType: "input_required", requestState: "opaque" };
   for (const requestMethod of ["tools/call", "prompts/get", "resources/read"]) {
     assert.deepEqual(v.checkServerMessage(MODERN, { jsonrpc: "2.0", id: "a", result: inputRequired }, { requestMethod }), [], requestMethod);
@@ -284,9 +261,8 @@ test("2026-07-28: InputRequiredResult for tools/call, prompts/get, resources/rea
   assert.deepEqual(v.checkServerMessage(MODERN, { jsonrpc: "2.0", id: 1, result: { resultType: "task", taskId: "t" } }, { requestMethod: "tools/call" }), []);
 });
 
-test("union errors are narrowed to the member the data names", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("union errors are narrowed to the member the data names", () => {
+  const v = wireValidator();
   const call = (content: unknown) => ({ jsonrpc: "2.0", id: 1, result: { resultType: "complete", content } });
   assert.deepEqual(v.checkServerMessage(MODERN, call([{ type: "text" }]), { requestMethod: "tools/call" }), [
     `[2026-07-28] CallToolResult at /result/content/0: must have required property 'text' (as TextContent) (result of "tools/call")`,
@@ -318,9 +294,8 @@ test("union errors are narrowed to the member the data names", (t) => {
   ]);
 });
 
-test("2026-07-28: methods the revision does not define, or not in that direction", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("2026-07-28: methods the revision does not define, or not in that direction", () => {
+  const v = wireValidator();
   assertRejected(
     v.checkServerMessage(MODERN, { jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } }),
     /method sampling\/createMessage is not a server request in 2026-07-28 .*2026-07-28 defines no server-to-client requests/,
@@ -339,9 +314,8 @@ test("2026-07-28: methods the revision does not define, or not in that direction
   assertRejected(v.checkClientMessage(MODERN, { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "no" } }), /defines no server-to-client requests/);
 });
 
-test("2026-07-28: client requests need _meta; errors by code", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("2026-07-28: client requests need _meta; errors by code", () => {
+  const v = wireValidator();
   assert.deepEqual(v.checkClientMessage(MODERN, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta2026 } }), []);
   assertRejected(v.checkClientMessage(MODERN, { jsonrpc: "2.0", id: 1, method: "tools/list" }), /ListToolsRequest at \(root\): must have required property 'params'/);
   assertRejected(
@@ -374,9 +348,8 @@ const initializeResult = (rev: string) => ({
   result: { protocolVersion: rev, capabilities: {}, serverInfo: { name: "janus", version: "0.1.0" } },
 });
 
-test("legacy: a minimal initialize result passes in every legacy revision", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("legacy: a minimal initialize result passes in every legacy revision", () => {
+  const v = wireValidator();
   for (const rev of LEGACY) {
     assert.deepEqual(v.checkServerMessage(rev, initializeResult(rev), { requestMethod: "initialize" }), [], rev);
     const { serverInfo: _si, ...noInfo } = initializeResult(rev).result;
@@ -400,9 +373,8 @@ test("legacy: a minimal initialize result passes in every legacy revision", (t) 
   }
 });
 
-test("legacy: 2026-only and later methods are rejected", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("legacy: 2026-only and later methods are rejected", () => {
+  const v = wireValidator();
   const rev = "2025-11-25";
   assertRejected(v.checkClientMessage(rev, { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta2026 } }), /method server\/discover is not a client request in 2025-11-25 \(not defined in this revision\)/);
   assertRejected(v.checkClientMessage(rev, { jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: {} } }), /not a client request in 2025-11-25/);
@@ -420,9 +392,8 @@ test("legacy: 2026-only and later methods are rejected", (t) => {
   assertRejected(v.checkClientMessage("2024-11-05", { jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params: {} }), /not a client request in 2024-11-05 \(it is a server request\)/);
 });
 
-test("legacy: error responses and id", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("legacy: error responses and id", () => {
+  const v = wireValidator();
   const noId = { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } };
   for (const rev of ["2024-11-05", "2025-03-26", "2025-06-18"]) {
     assertRejected(v.checkServerMessage(rev, noId), new RegExp(`^\\[${rev}\\] JSONRPCError at \\(root\\): must have required property 'id'$`));
@@ -438,9 +409,8 @@ test("legacy: error responses and id", (t) => {
   );
 });
 
-test("legacy: 2025-11-25 tasks and 2025-03-26 batches", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("legacy: 2025-11-25 tasks and 2025-03-26 batches", () => {
+  const v = wireValidator();
   const task = { taskId: "t1", status: "working", createdAt: "2025-11-25T00:00:00Z", lastUpdatedAt: "2025-11-25T00:00:00Z", ttl: null };
   assert.deepEqual(v.checkServerMessage("2025-11-25", { jsonrpc: "2.0", id: 1, result: { task } }, { requestMethod: "tools/call" }), []);
   assertRejected(
@@ -470,9 +440,8 @@ test("legacy: 2025-11-25 tasks and 2025-03-26 batches", (t) => {
 // ---------------------------------------------------------------------------
 // API behaviour
 
-test("assert* throws a readable AssertionError", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("assert* throws a readable AssertionError", () => {
+  const v = wireValidator();
   const big = { resultType: "complete", tools: Array.from({ length: 50 }, (_, i) => ({ ...tool, name: `tool_${i}` })), cacheScope: "public" };
   assert.doesNotThrow(() => v.assertServerMessage(MODERN, listToolsResponse({ ...big, ttlMs: 5 }), { requestMethod: "tools/list" }));
   assert.throws(
@@ -488,9 +457,8 @@ test("assert* throws a readable AssertionError", (t) => {
   assert.throws(() => v.assertClientMessage(MODERN, { jsonrpc: "2.0", id: 1, method: "ping" }), /method ping is not a client request in 2026-07-28/);
 });
 
-test("unknown revision is reported, compilation is lazy and cached", (t) => {
-  const v = validator(t);
-  if (!v) return;
+test("unknown revision is reported, compilation is lazy and cached", () => {
+  const v = wireValidator();
   assertRejected(v.checkServerMessage("1999-01-01", {}), /no MCP schema for revision "1999-01-01"/);
   assert.strictEqual(wireValidator(), v, "singleton");
 
