@@ -154,7 +154,7 @@ test('sessions: a legacy request without Mcp-Session-Id → 400; an unknown sess
   }
 });
 
-test('Content-Type other than application/json → 415; an Accept that allows neither JSON nor SSE → 406', async () => {
+test('Content-Type other than application/json → 415; a POST whose Accept allows neither JSON nor SSE → 406; a GET from a browser → 405, not a stream', async () => {
   const s = await serve();
   try {
     const body = JSON.stringify(rpc(1, 'server/discover'));
@@ -162,7 +162,7 @@ test('Content-Type other than application/json → 415; an Accept that allows ne
     const wrongAccept = await raw(s.url, { method: 'POST', body, headers: { ...JSON_POST, accept: 'text/html' } });
     const getHtml = await raw(s.url, { method: 'GET', headers: { accept: 'text/html' } });
     await Promise.all([wrongType.text(), wrongAccept.text(), getHtml.text()]);
-    assert.deepEqual([wrongType.status, wrongAccept.status, getHtml.status], [415, 406, 406]);
+    assert.deepEqual([wrongType.status, wrongAccept.status, getHtml.status], [415, 406, 405]);
     assert.equal(s.core.sessions.size, 0);
   } finally {
     await s.close();

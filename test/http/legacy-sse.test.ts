@@ -27,6 +27,25 @@ describe('HTTP+SSE (2024-11-05)', () => {
     s.close();
   });
 
+  it('GET from a browser or a bare curl (no text/event-stream in Accept) gets 405 at once, saying what the endpoint is', async () => {
+    const cases: Array<Record<string, string>> = [
+      { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }, // a browser
+      { accept: '*/*' }, // curl
+      {}, // no Accept at all
+      { accept: 'text/event-stream;q=0, */*' },
+    ];
+    const before = core.sessions.length;
+    for (const headers of cases) {
+      const r = await send(srv.url, { method: 'GET', headers });
+      assert.equal(r.status, 405, JSON.stringify(headers));
+      assert.equal(r.headers['allow'], 'POST');
+      assert.equal(r.headers['content-type'], 'application/json');
+      assert.match(r.json.error.message, /Model Context Protocol endpoint/);
+      assert.match(r.json.error.message, /POST/);
+    }
+    assert.equal(core.sessions.length, before, 'no HTTP+SSE session was opened');
+  });
+
   it('POSTs to the endpoint get 202 and their answers arrive on the stream', async () => {
     const s = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream' } });
     const [endpoint] = await s.waitFor(1);

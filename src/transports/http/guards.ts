@@ -116,6 +116,17 @@ function parseAcceptValue(accept: string): Accepts {
   return { json, sse };
 }
 
+/** Whether Accept names text/event-stream itself (wildcards do not count), with q > 0. */
+export function namesEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.split(';');
+    if (range?.trim().toLowerCase() !== 'text/event-stream') continue;
+    if (!params.some((p) => /^\s*q\s*=\s*0(\.0{0,3})?\s*$/i.test(p))) return true;
+  }
+  return false;
+}
+
 /** POST bodies must be JSON (every transport revision); 415 otherwise. */
 export function guardContentType(ex: HttpExchange): boolean {
   const ct = ex.header('content-type');

@@ -10,7 +10,7 @@ import { META } from '../../protocol/meta.js';
 import { isLegacyVersion, isModernVersion } from '../../protocol/versions.js';
 import type { ServerCore } from '../../server/core-api.js';
 import type { HttpExchange } from './exchange.js';
-import { guardContentType, guardHostAndOrigin, parseAccept, type Accepts } from './guards.js';
+import { guardContentType, guardHostAndOrigin, namesEventStream, parseAccept, type Accepts } from './guards.js';
 import { checkModernHeaders } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResolvedOptions } from './options.js';
@@ -21,6 +21,9 @@ import { replyEmpty, replyError } from './status.js';
 
 const ALLOW_ALL = { allow: 'GET, POST, DELETE' };
 const ALLOW_POST = { allow: 'POST' };
+const NOT_A_PAGE =
+  'Method Not Allowed: this is a Model Context Protocol endpoint (Streamable HTTP, every revision). ' +
+  'MCP clients POST JSON-RPC messages here; a GET opens an event stream only with Accept: text/event-stream.';
 
 type PostKind = 'modern' | 'initialize' | 'legacy';
 
@@ -247,7 +250,8 @@ export class HttpHandler implements ResponderHost {
 
   /**
    * GET: 405 on the modern wire (2026-07-28 §Backward Compatibility); with a session id the
-   * standalone or resumed SSE stream; without one the 2024-11-05 HTTP+SSE stream.
+   * standalone or resumed SSE stream; without one the 2024-11-05 HTTP+SSE stream, if the
+   * Accept header asks for an event stream by name (405 with an explanation otherwise).
    */
   async #get(ex: HttpExchange): Promise<void> {
     if (modernHeader(ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
@@ -256,10 +260,18 @@ export class HttpHandler implements ResponderHost {
     }
     if (badLegacyVersion(ex, null)) return;
     const accepts = parseAccept(ex.header('accept'));
-    if (ex.header('mcp-session-id') === undefined && this.#legacySse !== undefined) {
-      if (!accepts.sse) replyError(ex, 406, 'Not Acceptable: Accept must allow text/event-stream');
-      else this.#legacySse.open(ex);
-      return;
+    if (ex.header('mcp-session-id') === undefined) {
+      // A browser or a bare curl (Accept: text/html or */*) is a person looking, not an MCP
+      // client: every client that opens a stream here names text/event-stream (2024-11-05
+      // transports §HTTP with SSE; later ones always send a session id). Answer at once.
+      if (!namesEventStream(ex.header('accept'))) {
+        replyError(ex, 405, NOT_A_PAGE, ErrorCode.InvalidRequest, null, ALLOW_POST);
+        return;
+      }
+      if (this.#legacySse !== undefined) {
+        this.#legacySse.open(ex);
+        return;
+      }
     }
     const record = this.#session(ex, null);
     if (record === undefined) return;
