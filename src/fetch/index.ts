@@ -1,0 +1,11 @@
+/**
+ * `janus-mcp/fetch`: the Streamable HTTP endpoint (every revision's rules, chosen per
+ * request) as a web-standard `(request: Request) => Promise<Response>`, for Bun, Deno,
+ * Cloudflare Workers and any Fetch API runtime. Neither this entry nor its types reach a
+ * `node:` module; on Node, `janus-mcp/http` adds `createNodeHandler` and `serveHttp`.
+ */
+export { createFetchHandler } from '../transports/http/fetch.js';
+export type { FetchHandler } from '../transports/http/fetch.js';
+export type { HttpHandlerOptions } from '../transports/http/options.js';
+export { InMemoryEventStore } from '../transports/http/event-store.js';
+export type { EventStore, InMemoryEventStoreOptions } from '../transports/http/event-store.js';

@@ -1,0 +1,157 @@
+/**
+ * What a user gets (issue: "ready to use as published"): the tarball a fresh clone packs,
+ * installed by npm into empty projects, where every subpath imports by name, every TypeScript
+ * block of the README and of docs/ type-checks under --strict and NodeNext (with Node's types,
+ * and without them for the runtime-neutral subpaths), and the README's programs run as
+ * written and print what the README says they print.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { connect } from '../../src/client/index.js';
+import {
+  blocksOf, documents, makeProject, packFreshClone, run, snippetDir, staticImportGraph, typeCheck, writeBlocks, writeTsConfig,
+  type Block, type Packed,
+} from './support.js';
+
+/** Subpaths whose code and types need no Node built-ins (DESIGN.md §One package). */
+const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', 'janus-mcp/testing', 'janus-mcp/fetch'];
+/** Packages a block may import and still be checked as runtime-neutral code. */
+const NEUTRAL_PACKAGES = new Set([...NEUTRAL, 'zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'hono']);
+/** What the docs' blocks import besides janus-mcp, installed into the Node project. */
+const NODE_PACKAGES = ['typescript', '@types/node', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'express', '@types/express', 'hono', '@hono/node-server', 'fastify'];
+const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'hono'];
+
+const work = mkdtempSync(join(tmpdir(), 'janus-mcp-packed-'));
+const nodeProject = join(work, 'node-project');
+const webProject = join(work, 'web-project');
+let packed: Packed;
+let blocks: Block[];
+let exportsMap: Record<string, unknown>;
+
+before(async () => {
+  packed = await packFreshClone(work);
+  exportsMap = (JSON.parse(readFileSync(join(work, 'clone', 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
+  blocks = documents().flatMap(blocksOf);
+  await Promise.all([makeProject(nodeProject, packed.tarball, NODE_PACKAGES), makeProject(webProject, packed.tarball, WEB_PACKAGES)]);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function importsOf(code: string): string[] {
+  return [...code.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2]!);
+}
+
+function isNeutral(block: Block): boolean {
+  return importsOf(block.code).every((s) => NEUTRAL_PACKAGES.has(s) || s.startsWith('./')) && !/\bprocess\.|\bBuffer\b/.test(block.code);
+}
+
+describe('the tarball', () => {
+  test('holds the built code, its declarations, README, LICENSE and docs, and nothing else', () => {
+    const outside = packed.files.filter((f) => !/^(package\.json|README\.md|LICENSE|docs\/[\w.-]+\.md|dist\/src\/.+\.(js|d\.ts))$/.test(f));
+    assert.deepEqual(outside, [], 'files a user does not need');
+    for (const doc of documents()) assert.ok(packed.files.includes(doc), `${doc} is in the tarball`);
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      const paths = typeof target === 'string' ? [target] : Object.values(target as Record<string, string>);
+      for (const p of paths) assert.ok(packed.files.includes(p.replace(/^\.\//, '')), `${subpath} → ${p} is packed`);
+    }
+    assert.ok(packed.files.includes('dist/src/client/index.js'), 'janus-mcp/client is built');
+  });
+
+  test('its metadata: license, repository, engines, optional peer dependencies for the schema libraries', () => {
+    const pkg = JSON.parse(readFileSync(join(nodeProject, 'node_modules', 'janus-mcp', 'package.json'), 'utf8')) as Record<string, any>;
+    assert.equal(pkg.license, 'MIT');
+    assert.match(pkg.repository?.url ?? '', /^git\+https:\/\//);
+    assert.ok(pkg.engines?.node);
+    for (const lib of ['zod', 'valibot', 'arktype', '@valibot/to-json-schema']) {
+      assert.ok(pkg.peerDependencies?.[lib], `peer dependency ${lib}`);
+      assert.equal(pkg.peerDependenciesMeta?.[lib]?.optional, true, `${lib} is optional`);
+    }
+    assert.match(readFileSync(join(nodeProject, 'node_modules', 'janus-mcp', 'LICENSE'), 'utf8'), /MIT License/);
+  });
+
+  test('the shipped declarations carry no @internal member', () => {
+    const withInternal = packed.files.filter((f) => f.endsWith('.d.ts') && readFileSync(join(nodeProject, 'node_modules', 'janus-mcp', f), 'utf8').includes('@internal'));
+    assert.deepEqual(withInternal, []);
+  });
+
+  test('the runtime-neutral subpaths statically import no node: module', () => {
+    for (const subpath of NEUTRAL) {
+      const target = (exportsMap[`./${subpath.slice('janus-mcp/'.length)}`] as { import: string }).import;
+      const { builtins } = staticImportGraph(join(nodeProject, 'node_modules', 'janus-mcp', target));
+      assert.deepEqual([...builtins], [], `${subpath} reaches Node built-ins`);
+    }
+  });
+});
+
+describe('in a user project', () => {
+  test('every subpath the README and docs/ use (and every exported one) imports by package name', async () => {
+    const used = new Set(blocks.flatMap((b) => importsOf(b.code)).filter((s) => s.startsWith('janus-mcp')));
+    const exported = Object.keys(exportsMap).filter((k) => k !== './package.json').map((k) => `janus-mcp/${k.slice(2)}`);
+    for (const s of used) assert.ok(exported.includes(s), `${s}, used in the docs, is exported`);
+    const script = `for (const s of ${JSON.stringify(exported)}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); }`;
+    await run(process.execPath, ['--input-type=module', '-e', script], { cwd: nodeProject });
+  });
+
+  test('every TypeScript block of the README and docs/ type-checks (strict, NodeNext, with @types/node)', async () => {
+    const where = writeBlocks(nodeProject, blocks);
+    writeTsConfig(nodeProject, { nodeTypes: true, outDir: 'out' });
+    assert.deepEqual(await typeCheck(nodeProject, where), []);
+  });
+
+  test('without @types/node: the neutral subpaths\' declarations and every block that uses only them type-check', async () => {
+    const neutral = blocks.filter(isNeutral);
+    const where = writeBlocks(webProject, neutral);
+    const probe = NEUTRAL.map((s, i) => `import * as m${i} from '${s}';`).join('\n') + `\nexport const all = [${NEUTRAL.map((_, i) => `m${i}`).join(', ')}];\n`;
+    writeFileSync(join(webProject, 'snippets', 'neutral-entries.ts'), probe);
+    writeTsConfig(webProject, { nodeTypes: false });
+    assert.deepEqual(await typeCheck(webProject, where), []);
+    assert.ok(neutral.some((b) => importsOf(b.code).includes('janus-mcp/fetch')), 'the docs show the fetch handler in neutral code');
+  });
+});
+
+describe('the README, run as written', () => {
+  const readme = () => blocks.filter((b) => b.doc === 'README.md');
+  const out = (name: string) => join(nodeProject, 'out', snippetDir('README.md').slice('snippets/'.length), name.replace(/\.ts$/, '.js'));
+
+  test('its blocks are exactly the programs run below', () => {
+    assert.deepEqual(readme().map((b) => b.name).sort(), ['client.ts', 'http.ts', 'server.ts']);
+  });
+
+  test('client.ts starts server.ts over stdio, gets an elicited greeting, prints what the README shows, and exits', async () => {
+    const client = readme().find((b) => b.name === 'client.ts')!;
+    assert.ok(client.output, 'the README shows what client.ts prints');
+    const { stdout } = await run(process.execPath, [out('client.ts')], { cwd: join(out('client.ts'), '..'), timeout: 60_000 });
+    assert.equal(stdout, client.output);
+  });
+
+  test('http.ts prints its endpoint, which serves the greeting to a client of either era', async () => {
+    const child = spawn(process.execPath, [out('http.ts')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let printed = '';
+      child.stdout.setEncoding('utf8');
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: string) => {
+          printed += chunk;
+          const m = /^MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(printed);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`http.js exited (${code}) after printing ${JSON.stringify(printed)}`)));
+      });
+      for (const era of ['modern', 'legacy'] as const) {
+        const client = await connect(url, { era });
+        try {
+          const result = await client.callTool('greet', { name: 'Ada' });
+          assert.deepEqual(result.content, [{ type: 'text', text: 'Hello, Ada!' }], era);
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
