@@ -113,6 +113,15 @@ describe('in a user project', () => {
   });
 });
 
+describe('docs/, run as written', () => {
+  test('every block named *.test.ts passes under node --test', async () => {
+    const tests = blocks.filter((b) => b.name.endsWith('.test.ts'));
+    assert.ok(tests.some((b) => b.doc === 'docs/testing.md'), 'docs/testing.md shows tests');
+    const files = tests.map((b) => join(nodeProject, 'out', snippetDir(b.doc).slice('snippets/'.length), b.name.replace(/\.ts$/, '.js')));
+    await run(process.execPath, ['--test', ...files], { cwd: nodeProject, timeout: 120_000 });
+  });
+});
+
 describe('the README, run as written', () => {
   const readme = () => blocks.filter((b) => b.doc === 'README.md');
   const out = (name: string) => join(nodeProject, 'out', snippetDir('README.md').slice('snippets/'.length), name.replace(/\.ts$/, '.js'));
