@@ -19,11 +19,14 @@ import {
 
 /** Subpaths whose code and types need no Node built-ins (DESIGN.md §One package). */
 const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', 'janus-mcp/testing', 'janus-mcp/fetch'];
-/** Packages a block may import and still be checked as runtime-neutral code. */
-const NEUTRAL_PACKAGES = new Set([...NEUTRAL, 'zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'hono']);
+/**
+ * Packages a block may import and still be checked as runtime-neutral code (ArkType is not
+ * among them: its own declarations name Node's `buffer`).
+ */
+const NEUTRAL_PACKAGES = new Set([...NEUTRAL, 'zod', 'valibot', '@valibot/to-json-schema', 'hono']);
 /** What the docs' blocks import besides janus-mcp, installed into the Node project. */
 const NODE_PACKAGES = ['typescript', '@types/node', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'express', '@types/express', 'hono', '@hono/node-server', 'fastify'];
-const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'hono'];
+const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'hono'];
 
 const work = mkdtempSync(join(tmpdir(), 'janus-mcp-packed-'));
 const nodeProject = join(work, 'node-project');
