@@ -11,6 +11,11 @@ export interface ChannelHandlers {
   onMessage(message: JsonRpcMessage): void;
   /** The channel is gone (process exited, streams closed). */
   onClose(error?: Error): void;
+  /**
+   * Any message arrived from the server, responses included: a sign that it is running and
+   * reading. The stdio probe waits for one before it starts counting `probeTimeoutMs`.
+   */
+  onActivity?(): void;
 }
 
 export interface SendOptions {

@@ -21,7 +21,7 @@ import { httpStatusOf } from './channels/http-common.js';
 import { ChannelError } from './channel.js';
 import { envelope, modernHeaders } from './modern.js';
 import type { ConnectOptions, HandlerContext } from './options.js';
-import { ClientPeer, unwrap, type CallOptions } from './peer.js';
+import { ClientPeer, DEFAULT_TIMEOUT_MS, unwrap, type CallOptions } from './peer.js';
 import { answerServer } from './server-requests.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -37,6 +37,7 @@ export class Client {
   private readonly closer = new AbortController();
   private readonly toolHeaders = new Map<string, readonly HeaderParam[]>();
   private readonly listeners = new Set<(n: JsonRpcNotification) => void>();
+  private readonly activity = new Set<() => void>();
   private readonly cache: ResponseCache | undefined;
   private readonly subscriptions: Subscriptions;
   private logLevel: LoggingLevel | undefined;
@@ -60,7 +61,7 @@ export class Client {
       onNotification: (n) => this.notified(n),
       // Modern HTTP cancels by closing the request's stream; everything else says so.
       cancelsByNotification: () => this.verdict?.era !== 'modern' || this.channel.kind !== 'http',
-    }, this.options.timeoutMs ?? 60_000);
+    }, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
 
   /** @internal Replaces the channel during era fallback (Streamable HTTP → HTTP+SSE). */
@@ -75,7 +76,16 @@ export class Client {
     await this.channel.start({
       onMessage: (m) => this.peer.receive(m),
       onClose: () => this.subscriptions.channelClosed(),
+      onActivity: () => {
+        for (const l of this.activity) l();
+      },
     });
+  }
+
+  /** @internal Calls `listener` on every message from the server, responses included (message channels: stdio, in-memory); returns its remover. */
+  onActivity(listener: () => void): () => void {
+    this.activity.add(listener);
+    return () => this.activity.delete(listener);
   }
 
   /** Connects and detects the era. Idempotent: later calls return the same promise. */

@@ -6,4 +6,5 @@ export type { CallOptions, Progress } from './peer.js';
 export type { Verdict } from './detect.js';
 export type { ClientChannel, ChannelHandlers, SendOptions } from './channel.js';
 export { ChannelError } from './channel.js';
+export { ProcessChannelError } from './channels/process-error.js';
 export { McpError, JanusError, ErrorCode } from '../protocol/errors.js';

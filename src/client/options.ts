@@ -13,7 +13,12 @@ export interface SpawnOptions {
   args?: string[];
   env?: Record<string, string | undefined>;
   cwd?: string;
-  /** Where the child's stderr goes (default: inherited). */
+  /**
+   * Where the child's stderr goes: `'inherit'` (default) forwards it to this process's
+   * stderr as it comes; `'ignore'` shows it nowhere; `'pipe'` leaves it to the caller as
+   * `child.stderr`. In every case its last lines (20 lines, 8 KiB at most) are kept, so that
+   * a server that fails to start or exits says why in the error.
+   */
   stderr?: 'inherit' | 'ignore' | 'pipe';
 }
 
@@ -48,8 +53,23 @@ export interface ConnectOptions {
   logLevel?: LoggingLevel;
   /** Per-request timeout in ms (default 60 000); progress resets it. */
   timeoutMs?: number;
-  /** stdio: how long the `server/discover` probe waits before assuming a legacy server (default 3000). */
+  /**
+   * stdio: how long a running server has to answer the `server/discover` probe before the
+   * client takes it for a legacy server and sends `initialize` (default 3000). It counts
+   * from the server's first sign of life, not from the spawn: when discover is not answered
+   * within a second (or this, if shorter) a `ping` follows it, and the first message back
+   * (the ping's answer, result or error, or any other) starts the clock. See `startTimeoutMs`
+   * for a server that says nothing at all. 0 or Infinity: wait without limit. Over HTTP the
+   * probe has `timeoutMs`.
+   */
   probeTimeoutMs?: number;
+  /**
+   * stdio: how long the probe waits for a first sign of life from a server that is still
+   * starting (npx, tsx, a cold cache) before it takes it for a legacy server that ignores
+   * requests before `initialize`, and sends `initialize` (whose own `timeoutMs` then
+   * applies). Default 30 000. 0 or Infinity: wait without limit.
+   */
+  startTimeoutMs?: number;
   /** Most `input_required` rounds one request may take (default 10). */
   maxInputRounds?: number;
   /** Extra HTTP headers on every request (e.g. Authorization). */

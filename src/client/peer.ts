@@ -30,6 +30,9 @@ export interface PeerHooks {
   cancelsByNotification(): boolean;
 }
 
+/** A request's timeout when neither the call nor the connect options give one. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 let tokenSeq = 0;
 
 export class ClientPeer {
@@ -100,7 +103,7 @@ export class ClientPeer {
     const arm = () => {
       if (!(timeoutMs > 0) || timeoutMs === Infinity) return;
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => stop(new JanusError('TIMEOUT', `${method}: no response within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => stop(timeoutError(method, timeoutMs)), timeoutMs);
     };
     if (options.onProgress) {
       token = `p${++tokenSeq}`;
@@ -112,7 +115,11 @@ export class ClientPeer {
       });
       params = { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
     }
-    const onUserAbort = () => stop(new JanusError('ABORTED', `${method} cancelled`, { cause: options.signal?.reason }));
+    // A caller that keeps its own clock (the stdio probe) aborts with a TIMEOUT error: it stays one.
+    const onUserAbort = () => {
+      const reason: unknown = options.signal?.reason;
+      stop(reason instanceof JanusError && reason.code === 'TIMEOUT' ? reason : new JanusError('ABORTED', `${method} cancelled`, { cause: reason }));
+    };
     if (options.signal?.aborted) onUserAbort();
     options.signal?.addEventListener('abort', onUserAbort, { once: true });
     arm();
@@ -132,6 +139,11 @@ export class ClientPeer {
     const n: JsonRpcNotification = params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method };
     return this.channel.send(n, send);
   }
+}
+
+/** A request that got no answer in time: names the step and the duration, then what to do. */
+export function timeoutError(method: string, ms: number): JanusError {
+  return new JanusError('TIMEOUT', `${method} timed out: the server sent no answer within ${ms} ms. If the server is busy or slow, raise timeoutMs (in the connect options, or for this call); otherwise check that it is not stuck.`);
 }
 
 /** The result of a response, or its error as an McpError. */

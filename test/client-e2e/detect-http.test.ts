@@ -83,7 +83,7 @@ for (const code of [-32020, -32021]) {
   });
 }
 
-test('a server that refuses everything with 404: probe → initialize → GET, and connect() fails with the GET\'s ChannelError 404', async (t) => {
+test('a server that refuses everything with 404: probe → initialize → GET, and connect() fails with a ChannelError 404 (not an MCP endpoint)', async (t) => {
   const s = await rawServer((_req, res) => void res.writeHead(404).end());
   t.after(() => s.close());
   const rec = recordingFetch();

@@ -65,20 +65,21 @@ test('a modern-only server (eras.legacy=false) → modern, and no initialize is 
   }
 });
 
-test('stdio: a server that never answers server/discover → legacy after probeTimeoutMs (stdio.mdx: "no reply within a reasonable timeout")', async () => {
+test('stdio: a running server that never answers server/discover → legacy, probeTimeoutMs after its answer to the ping (stdio.mdx: "does not respond within a reasonable timeout")', async () => {
   const { channel } = spawnFixture(SILENT_LEGACY);
   const started = Date.now();
   const client = await connect(channel, { probeTimeoutMs: 300 });
   try {
     const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 300, `fell back after ${elapsed} ms, before the probe timed out`);
-    assert.ok(elapsed < 2500, `took ${elapsed} ms: probeTimeoutMs was not honoured (default 3000)`);
+    // The ping goes out after min(1 s, probeTimeoutMs) = 300 ms; its answer starts the 300 ms clock.
+    assert.ok(elapsed >= 600, `fell back after ${elapsed} ms, before the probe timed out`);
+    assert.ok(elapsed < 3500, `took ${elapsed} ms: probeTimeoutMs was not honoured (default 3000)`);
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-11-25');
     assert.deepEqual(client.serverInfo, { name: 'silent-legacy', version: '0.0.1' });
     const seen = JSON.parse(textOf(await client.callTool('received'))) as string[];
     assert.equal(seen[0], 'server/discover');
-    assert.deepEqual(seen.filter((m) => m !== 'notifications/cancelled'), ['server/discover', 'initialize', 'notifications/initialized', 'tools/call']);
+    assert.deepEqual(seen.filter((m) => m !== 'notifications/cancelled'), ['server/discover', 'ping', 'initialize', 'notifications/initialized', 'tools/call']);
   } finally {
     await client.close();
   }

@@ -151,3 +151,111 @@ export function mergeHeaders(...sources: (Record<string, string> | undefined)[])
 export function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/** The error codes along a fetch failure's causes (undici puts the socket's error on `cause`, at times an AggregateError of several). */
+function causeCodes(e: unknown): { codes: string[]; innermost: string } {
+  const codes: string[] = [];
+  let innermost = describe(e);
+  const visit = (x: unknown, depth: number): void => {
+    if (!x || typeof x !== 'object' || depth > 5) return;
+    const { code, cause, errors, message } = x as { code?: unknown; cause?: unknown; errors?: unknown; message?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    if (typeof message === 'string' && message) innermost = message;
+    if (Array.isArray(errors)) for (const inner of errors) visit(inner, depth + 1);
+    visit(cause, depth + 1);
+  };
+  visit(e, 0);
+  return { codes, innermost };
+}
+
+/**
+ * The error for a fetch that failed before any reply came: the cause in plain words
+ * (connection refused, host not found, ...), the URL, and what to check. The fetch error
+ * is the `cause`.
+ */
+export function fetchError(what: string, url: URL, e: unknown): ChannelError {
+  const { codes, innermost } = causeCodes(e);
+  const code = (...wanted: string[]) => codes.find((c) => wanted.includes(c));
+  const host = url.hostname;
+  const where = `${host}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  const fail = (why: string) => new ChannelError(`could not connect to ${url.href}: ${why}`, undefined, undefined, { cause: e });
+  let c: string | undefined;
+  if ((c = code('ECONNREFUSED'))) {
+    return fail(`connection refused (nothing is listening on ${where}). Check that the server is running, and that the host and port in the URL are right.`);
+  }
+  if ((c = code('ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA'))) {
+    return fail(`host not found (${host} does not resolve: ${c}). Check the host name in the URL.`);
+  }
+  if ((c = code('EAI_AGAIN'))) {
+    return fail(`could not look up ${host} (EAI_AGAIN, a temporary DNS failure). Check the network connection and DNS, then try again.`);
+  }
+  if ((c = code('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT'))) {
+    return fail(`the connection to ${where} timed out (${c}). Check the host and port, and any firewall or proxy in between.`);
+  }
+  if ((c = code('EHOSTUNREACH', 'ENETUNREACH'))) {
+    return fail(`${host} is unreachable (${c}). Check the network connection and the host in the URL.`);
+  }
+  if ((c = codes.find((x) => /CERT|SSL|TLS|EPROTO|SELF_SIGNED|UNABLE_TO_VERIFY/.test(x)))) {
+    return fail(`the TLS handshake failed (${c}: ${innermost}). Check the server's certificate, and whether it speaks https or plain http.`);
+  }
+  if ((c = code('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'))) {
+    return new ChannelError(
+      `${what} to ${url.href} failed: the server closed the connection without answering (${c}). Check that the URL (http or https, host, port, path) points to the server's MCP endpoint.`,
+      undefined, undefined, { cause: e },
+    );
+  }
+  const detail = innermost !== describe(e) ? `: ${innermost}` : '';
+  return new ChannelError(`${what} to ${url.href} failed: ${describe(e)}${detail}`, undefined, undefined, { cause: e });
+}
+
+/** Reads at most `max` characters of a body (enough to say what came back), then lets the rest go. */
+export async function readPrefix(res: Response, max = 16_384): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A broken body says what it said so far.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return text.slice(0, max);
+}
+
+/** A short description of a body that is not MCP's: an HTML page's title, or its first words. */
+function whatCameBack(type: string, body: string): string {
+  const text = body.trim();
+  if (!text) return 'an empty body';
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+  if (type === 'text/html' || /^<(!doctype|html)/i.test(text)) return title ? `an HTML page titled ${JSON.stringify(title)}` : 'an HTML page';
+  const flat = text.replace(/\s+/g, ' ');
+  return JSON.stringify(flat.length > 120 ? `${flat.slice(0, 120)}…` : flat);
+}
+
+const CHECK_URL = "Check the URL: it must be the server's MCP endpoint (often ending in /mcp, or /sse for 2024-11-05 servers), not a web page or another API.";
+
+/** A successful reply that is not JSON-RPC (a web page, another API): the URL is not an MCP endpoint. */
+export function notMcpReply(what: string, url: URL, res: Response, body: string): HttpChannelError {
+  const type = mediaType(res) || 'without a content type';
+  return new HttpChannelError(
+    `${url.href} is not an MCP endpoint: it answered ${what} with HTTP ${res.status} ${type}, ${whatCameBack(type, body)}, ` +
+      `where an MCP server answers with JSON-RPC (application/json or text/event-stream). ${CHECK_URL}`,
+    res.status, body, res.headers,
+  );
+}
+
+/** Every step of the connection was refused as if nothing were there (404, 405, 501): not an MCP endpoint, in any revision. */
+export function notAnEndpoint(url: URL, answers: ReadonlyArray<{ what: string; status: number }>, last: ChannelError): HttpChannelError {
+  const list = answers.map((a) => `${a.what} with HTTP ${a.status}`);
+  const said = list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}` : list[0];
+  return new HttpChannelError(
+    `${url.href} is not an MCP endpoint: it answered ${said}. ${CHECK_URL} Check also that the MCP server is the one running at this address.`,
+    last.status, last.body, last instanceof HttpChannelError ? last.headers : undefined, { cause: last },
+  );
+}

@@ -15,8 +15,8 @@ import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpc
 import { isModernVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
-  HttpChannelError, abortError, describe, discard, errorBodyFor, mediaType, mergeHeaders, messagesIn, parseJson, pumpEvents, readText,
-  recordStatus, sleep, statusError, type FetchLike,
+  HttpChannelError, abortError, describe, discard, errorBodyFor, fetchError, mediaType, mergeHeaders, messagesIn, notMcpReply, parseJson, pumpEvents,
+  readPrefix, readText, recordStatus, sleep, statusError, type FetchLike,
 } from './http-common.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
 
@@ -143,7 +143,7 @@ export class HttpChannel implements ClientChannel {
       } catch (e) {
         if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
         if (options.signal?.aborted) throw abortError(what, options.signal);
-        throw new ChannelError(`POST ${what} failed: ${describe(e)}`, undefined, undefined, { cause: e });
+        throw fetchError(`POST ${what}`, this.url, e);
       }
       // 202 Accepted with no body is the rule; anything in a 2xx body is not for us.
       if (res.ok) return discard(res);
@@ -241,7 +241,7 @@ export class HttpChannel implements ClientChannel {
     try {
       res = await this.fetchFn(this.url, { method: 'POST', headers, body: JSON.stringify(request), signal: op.controller.signal });
     } catch (e) {
-      throw new ChannelError(`POST ${request.method} failed: ${describe(e)}`, undefined, undefined, { cause: e });
+      throw fetchError(`POST ${request.method}`, this.url, e);
     }
     if (op.settled) return discard(res);
     if (!res.ok) return this.failed(res, request, sent, op);
@@ -253,15 +253,16 @@ export class HttpChannel implements ClientChannel {
       const text = await res.text();
       const value = parseJson(text);
       if (value === undefined) throw new HttpChannelError(`the reply to ${request.method} is not JSON`, res.status, text, res.headers);
-      for (const m of messagesIn(value)) {
+      const messages = messagesIn(value);
+      if (!messages.length) throw notMcpReply(`POST ${request.method}`, this.url, res, text);
+      for (const m of messages) {
         if (!op.settled && isResponse(m) && (m.id === request.id || m.id === undefined || m.id === null)) op.resolve(recordStatus(m, res.status));
         else this.route(m, res.status);
       }
       if (!op.settled) throw new HttpChannelError(`the reply to ${request.method} carried no response to it`, res.status, text, res.headers);
       return;
     }
-    discard(res);
-    throw new HttpChannelError(`unexpected reply to ${request.method}: HTTP ${res.status} ${type || 'without a content type'}`, res.status, undefined, res.headers);
+    throw notMcpReply(`POST ${request.method}`, this.url, res, await readPrefix(res));
   }
 
   /**

@@ -10,8 +10,8 @@
 import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
-  HttpChannelError, abortError, describe, discard, errorBodyFor, mediaType, mergeHeaders, messagesIn, parseJson, pumpEvents, readText,
-  recordStatus, statusError, type FetchLike,
+  HttpChannelError, abortError, discard, errorBodyFor, fetchError, mediaType, mergeHeaders, messagesIn, notMcpReply, parseJson, pumpEvents,
+  readPrefix, readText, recordStatus, statusError, type FetchLike,
 } from './http-common.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
 
@@ -56,13 +56,10 @@ export class LegacySseChannel implements ClientChannel {
     try {
       res = await this.fetchFn(this.url, { method: 'GET', headers, signal: this.stream.signal });
     } catch (e) {
-      throw new ChannelError(`GET ${this.url.href} failed: ${describe(e)}`, undefined, undefined, { cause: e });
+      throw fetchError('GET (the HTTP+SSE event stream)', this.url, e);
     }
     if (!res.ok) throw await statusError(`GET ${this.url.href}`, res);
-    if (mediaType(res) !== 'text/event-stream') {
-      discard(res);
-      throw new HttpChannelError(`GET ${this.url.href} did not open an event stream`, res.status, undefined, res.headers);
-    }
+    if (mediaType(res) !== 'text/event-stream') throw notMcpReply('GET (the HTTP+SSE event stream)', this.url, res, await readPrefix(res));
     const status = res.status;
     await new Promise<void>((resolve, reject) => {
       let waiting = true;
@@ -173,7 +170,7 @@ export class LegacySseChannel implements ClientChannel {
         if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
         if (signal?.aborted) throw abortError(what, signal);
         if (controller.signal.aborted) return undefined;
-        throw new ChannelError(`POST ${what} failed: ${describe(e)}`, undefined, undefined, { cause: e });
+        throw fetchError(`POST ${what}`, this.endpointUrl!, e);
       }
       if (res.status === 401 || res.status === 403) throw await statusError(`POST ${what}`, res);
       if (res.ok && mediaType(res) !== 'application/json') {

@@ -4,12 +4,31 @@ import { classify, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcRe
 import type { Transport } from '../../transports/transport.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 
+export interface MessageChannelOptions {
+  /** Runs after `close()` has closed the transport (the spawn channel ends its child here). */
+  onClosed?: () => Promise<void>;
+  /**
+   * Why the server went away, given the methods that were waiting for an answer: the error
+   * every pending and later request rejects with. The spawn channel waits for the exit
+   * status and stderr here. Default: "the server closed the connection".
+   */
+  closeReason?: (waitingFor: string[]) => Promise<Error>;
+}
+
+interface Pending {
+  method: string;
+  resolve(r: JsonRpcResponse): void;
+  reject(e: Error): void;
+}
+
 export class MessageChannel implements ClientChannel {
-  private readonly pending = new Map<RequestId, { resolve(r: JsonRpcResponse): void; reject(e: Error): void }>();
+  private readonly pending = new Map<RequestId, Pending>();
   private handlers: ChannelHandlers | undefined;
   private closed = false;
+  /** Set when the server went away (not by our close()): the error everything now rejects with. */
+  private lost: Promise<Error> | undefined;
 
-  constructor(private readonly transport: Transport, readonly kind: 'stdio' | 'memory' = 'stdio', private readonly onClosed?: () => Promise<void>) {}
+  constructor(private readonly transport: Transport, readonly kind: 'stdio' | 'memory' = 'stdio', private readonly options: MessageChannelOptions = {}) {}
 
   async start(handlers: ChannelHandlers): Promise<void> {
     this.handlers = handlers;
@@ -18,13 +37,15 @@ export class MessageChannel implements ClientChannel {
         for (const v of Array.isArray(value) ? value : [value]) this.receive(v);
       },
       onParseError: () => {},
-      onClose: () => this.fail(new ChannelError('the server closed the connection')),
+      onClose: () => this.serverGone(),
       onError: () => {},
     });
   }
 
   private receive(value: unknown): void {
     const c = classify(value);
+    if (c.kind === 'invalid') return;
+    this.handlers?.onActivity?.();
     if (c.kind === 'response') {
       const id = c.message.id;
       const entry = id === undefined || id === null ? undefined : this.pending.get(id);
@@ -34,10 +55,19 @@ export class MessageChannel implements ClientChannel {
         return;
       }
     }
-    if (c.kind !== 'invalid') this.handlers?.onMessage(c.message);
+    this.handlers?.onMessage(c.message);
+  }
+
+  private serverGone(): void {
+    if (this.closed || this.lost) return;
+    const waitingFor = [...new Set([...this.pending.values()].map((p) => p.method))];
+    const reason = this.options.closeReason?.(waitingFor) ?? Promise.resolve(new ChannelError('the server closed the connection'));
+    this.lost = reason.catch((e: unknown) => (e instanceof Error ? e : new ChannelError(String(e))));
+    void this.lost.then((e) => this.fail(e));
   }
 
   request(request: JsonRpcRequest, options?: SendOptions): Promise<JsonRpcResponse> {
+    if (this.lost) return this.lost.then((e) => Promise.reject(e));
     if (this.closed) return Promise.reject(new ChannelError('connection closed'));
     return new Promise((resolve, reject) => {
       const signal = options?.signal;
@@ -48,10 +78,13 @@ export class MessageChannel implements ClientChannel {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(request.id, {
+        method: request.method,
         resolve: (r) => (signal?.removeEventListener('abort', onAbort), resolve(r)),
         reject: (e) => (signal?.removeEventListener('abort', onAbort), reject(e)),
       });
       this.transport.send(request).catch((e: unknown) => {
+        // The server may be gone (a write to a dead child's stdin): that is the better story.
+        if (this.lost || this.closed) return;
         this.pending.delete(request.id);
         reject(new ChannelError(`could not send ${request.method}`, undefined, undefined, { cause: e }));
       });
@@ -59,6 +92,7 @@ export class MessageChannel implements ClientChannel {
   }
 
   async send(message: JsonRpcNotification | JsonRpcResponse): Promise<void> {
+    if (this.lost) throw await this.lost;
     if (this.closed) throw new ChannelError('connection closed');
     await this.transport.send(message);
   }
@@ -76,6 +110,6 @@ export class MessageChannel implements ClientChannel {
       this.fail(new ChannelError('connection closed'));
       await this.transport.close();
     }
-    await this.onClosed?.();
+    await this.options.onClosed?.();
   }
 }
