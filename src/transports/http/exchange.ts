@@ -22,6 +22,12 @@ export interface HttpExchange {
   /** Upper-case HTTP method. */
   readonly method: string;
   readonly pathname: string;
+  /**
+   * The path the client used, when a router in front cut a mount prefix off `pathname`
+   * (Express and Connect keep the original in `req.originalUrl`). Where a URL is sent back to
+   * the client (the HTTP+SSE endpoint event), this is the one that reaches us again.
+   */
+  readonly publicPathname: string;
   /** A query parameter of the request URL, or null. */
   query(name: string): string | null;
   /** A request header by lower-case name (repeated headers joined with `, `). */

@@ -32,6 +32,10 @@ class FetchExchange implements HttpExchange {
   #state: 'new' | 'streaming' | 'done' = 'new';
   #gone = false;
 
+  get publicPathname(): string {
+    return this.pathname;
+  }
+
   constructor(request: Request, url: URL) {
     this.method = request.method.toUpperCase();
     this.pathname = url.pathname;

@@ -87,7 +87,7 @@ export class LegacySseEndpoint {
     ex.listener = s;
     ex.startStream(200, SSE_HEADERS);
     this.#streams.add(ex);
-    ex.write(endpointEvent(`${ex.pathname}?sessionId=${encodeURIComponent(s.id)}`));
+    ex.write(endpointEvent(`${ex.publicPathname}?sessionId=${encodeURIComponent(s.id)}`));
   }
 
   /** POST for an existing stream: 202 now, the answer goes down the stream. */

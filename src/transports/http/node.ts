@@ -67,6 +67,13 @@ class NodeExchange implements HttpExchange {
   #limit = 0;
   #resolveBody: ((r: BodyResult) => void) | undefined;
 
+  get publicPathname(): string {
+    const original = (this.#req as { originalUrl?: unknown }).originalUrl;
+    if (typeof original !== 'string') return this.pathname;
+    const q = original.indexOf('?');
+    return q < 0 ? original : original.slice(0, q);
+  }
+
   constructor(req: IncomingMessage, res: ServerResponse, pathname: string, search: string) {
     this.method = (req.method ?? 'GET').toUpperCase();
     this.pathname = pathname;
