@@ -116,6 +116,7 @@ export class Client {
   /** @internal */
   get rawChannel(): ClientChannel { return this.channel; }
 
+  /** @internal The context given to onElicit/onSample/onRoots. */
   handlerContext(signal: AbortSignal): HandlerContext {
     return { era: this.verdict?.era ?? 'legacy', protocolVersion: this.verdict?.version ?? '2025-11-25', signal };
   }
