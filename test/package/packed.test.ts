@@ -25,7 +25,7 @@ const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', '
  */
 const NEUTRAL_PACKAGES = new Set([...NEUTRAL, 'zod', 'valibot', '@valibot/to-json-schema', 'hono']);
 /** What the docs' blocks import besides janus-mcp, installed into the Node project. */
-const NODE_PACKAGES = ['typescript', '@types/node', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'express', '@types/express', 'hono', '@hono/node-server', 'fastify'];
+const NODE_PACKAGES = ['@types/node', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'express', '@types/express', 'hono', '@hono/node-server', 'fastify'];
 const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'hono'];
 
 const work = mkdtempSync(join(tmpdir(), 'janus-mcp-packed-'));
