@@ -1,12 +1,16 @@
-/** Multi round-trip (input_required) tools and prompt (conformance README §5.6). */
+/**
+ * Multi round-trip (input_required) tools and prompt (conformance README §5.6). The forms
+ * are Zod schemas: `ctx.elicit` sends them as flat JSON Schema and types the answers.
+ */
+import { z } from 'zod';
 import type { Server } from '../../src/server/index.js';
 
-const nameSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+const nameSchema = z.object({ name: z.string() });
 
 export function registerInputRequired(server: Server): void {
   server.tool('test_input_required_result_elicitation', { description: 'Asks for your name' }, async (_a, ctx) => {
     const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { key: 'user_name' });
-    return `Hello, ${String(r.content?.name)}!`;
+    return r.action === 'accept' ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
   });
 
   server.tool('test_input_required_result_sampling', { description: 'Asks the client to sample' }, async (_a, ctx) => {
@@ -24,11 +28,8 @@ export function registerInputRequired(server: Server): void {
   });
 
   server.tool('test_input_required_result_request_state', { description: 'Confirms through a signed requestState' }, async (_a, ctx) => {
-    const r = await ctx.elicit(
-      { message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
-      { key: 'confirm' },
-    );
-    return `state-ok: confirmed=${String(r.content?.ok)}`;
+    const r = await ctx.elicit({ message: 'Please confirm', requestedSchema: z.object({ ok: z.boolean() }) }, { key: 'confirm' });
+    return `state-ok: confirmed=${r.action === 'accept' && r.content.ok}`;
   });
 
   server.tool('test_input_required_result_multiple_inputs', { description: 'Asks three things in one round' }, async (_a, ctx) => {
@@ -38,21 +39,20 @@ export function registerInputRequired(server: Server): void {
       ctx.roots({ key: 'client_roots' }),
     ]);
     const g = greeting.content as { text?: string };
-    return `name=${String(user.content?.name)}, greeting=${g?.text ?? ''}, roots=${roots.length}`;
+    const name = user.action === 'accept' ? user.content.name : `(${user.action})`;
+    return `name=${name}, greeting=${g?.text ?? ''}, roots=${roots.length}`;
   });
 
   server.tool('test_input_required_result_multi_round', { description: 'Asks in two rounds' }, async (_a, ctx) => {
     const step1 = await ctx.elicit({ message: 'Step 1: What is your name?', requestedSchema: nameSchema }, { key: 'step1' });
-    const step2 = await ctx.elicit(
-      { message: 'Step 2: What is your favorite color?', requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] } },
-      { key: 'step2' },
-    );
-    return `${String(step1.content?.name)} likes ${String(step2.content?.color)}`;
+    if (step1.action !== 'accept') return `No name (${step1.action})`;
+    const step2 = await ctx.elicit({ message: 'Step 2: What is your favorite color?', requestedSchema: z.object({ color: z.string() }) }, { key: 'step2' });
+    return step2.action === 'accept' ? `${step1.content.name} likes ${step2.content.color}` : `${step1.content.name} gave no color`;
   });
 
   server.tool('test_input_required_result_tampered_state', { description: 'Issues an integrity-protected requestState' }, async (_a, ctx) => {
     const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { key: 'user_name' });
-    return `Hello, ${String(r.content?.name)}!`;
+    return r.action === 'accept' ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
   });
 
   server.tool('test_input_required_result_capabilities', { description: 'Asks only for what the request declared' }, async (_a, ctx) => {
@@ -60,7 +60,7 @@ export function registerInputRequired(server: Server): void {
     // mrtr.mdx: never ask for a kind of input the client did not declare.
     if (caps.elicitation) {
       const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { key: 'user_name' });
-      return `Hello, ${String(r.content?.name)}!`;
+      return r.action === 'accept' ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
     }
     if (caps.sampling) {
       const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 }, { key: 'greeting' });
@@ -71,10 +71,7 @@ export function registerInputRequired(server: Server): void {
   });
 
   server.prompt('test_input_required_result_prompt', { description: 'A prompt that first asks for context' }, async (_a, ctx) => {
-    const r = await ctx.elicit(
-      { message: 'What context should the prompt use?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] } },
-      { key: 'user_context' },
-    );
-    return `Use this context: ${String(r.content?.context)}`;
+    const r = await ctx.elicit({ message: 'What context should the prompt use?', requestedSchema: z.object({ context: z.string() }) }, { key: 'user_context' });
+    return `Use this context: ${r.action === 'accept' ? r.content.context : '(none)'}`;
   });
 }

@@ -4,6 +4,9 @@ import { z } from 'zod';
 
 export const server = createServer({ name: 'greeter', version: '1.0.0' });
 server.tool('greet', { input: z.object({ name: z.string().optional() }) }, async ({ name }, ctx) => {
-  const who = name ?? (await ctx.elicit({ message: 'Who are you?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })).content?.name;
-  return `hello ${who}`;
+  if (name === undefined) {
+    const answer = await ctx.elicit({ message: 'Who are you?', requestedSchema: z.object({ name: z.string() }) });
+    name = answer.action === 'accept' ? answer.content.name : 'stranger';
+  }
+  return `hello ${name}`;
 });

@@ -10,7 +10,10 @@ import {
   LOGGING_LEVELS, type CreateMessageParams, type CreateMessageResult, type ElicitResult, type LoggingLevel,
   type Meta, type Root,
 } from '../protocol/types.js';
-import type { AskOptions, ClientView, ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
+import type { AskOptions, ClientView, ElicitAnswer, ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
+import { isStandard } from './schema/convert.js';
+import { elicitationForm } from './schema/elicitation.js';
+import type { Parsed, StandardSchema } from './schema/types.js';
 import type { Inbound } from './inbound.js';
 import type { Cancellation } from './cancel.js';
 
@@ -87,10 +90,21 @@ export class Call implements RequestContext {
     this.emit({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
 
-  async elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult> {
-    const params: Record<string, unknown> = { message: request.message, requestedSchema: request.requestedSchema };
+  elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
+  elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
+  async elicit(request: ElicitFormRequest<StandardSchema | Record<string, unknown>>, options?: AskOptions): Promise<ElicitResult | ElicitAnswer<unknown>> {
+    // A Standard Schema becomes a flat requestedSchema here, before anything is asked.
+    const form = isStandard(request.requestedSchema) ? elicitationForm(request.requestedSchema) : undefined;
+    const params: Record<string, unknown> = { message: request.message, requestedSchema: form ? form.requestedSchema : request.requestedSchema };
     if (request._meta) params._meta = request._meta;
-    return (await this.asker.ask('elicitation/create', params, options)) as unknown as ElicitResult;
+    const answer = (await this.asker.ask('elicitation/create', params, options)) as unknown as ElicitResult;
+    if (!form) return answer;
+    if (answer.action !== 'accept') return answer._meta ? { action: answer.action, _meta: answer._meta } : { action: answer.action };
+    const checked = await form.validate(answer.content ?? {});
+    if (!checked.ok) {
+      throw new JanusError('SCHEMA', `the client's answer to "${request.message}" does not match the requested schema: ${checked.message}`);
+    }
+    return { ...answer, action: 'accept', content: checked.value };
   }
 
   async elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult> {

@@ -10,6 +10,7 @@ import type {
   ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitResult, Implementation,
   LoggingLevel, Meta, Root,
 } from '../protocol/types.js';
+import type { Parsed, StandardSchema } from './schema/types.js';
 
 export interface AskOptions {
   /**
@@ -21,12 +22,23 @@ export interface AskOptions {
   timeoutMs?: number;
 }
 
-export interface ElicitFormRequest {
+/**
+ * A form for the user (client/elicitation.mdx §Form Mode). `requestedSchema` is either a
+ * flat JSON Schema object of primitive properties, sent as is, or a Standard Schema of such
+ * an object (e.g. `z.object({ name: z.string() })`), which is converted for the wire and
+ * validates the answer: see `RequestContext.elicit`.
+ */
+export interface ElicitFormRequest<S extends StandardSchema | Record<string, unknown> = Record<string, unknown>> {
   message: string;
-  /** A flat JSON Schema object of primitive properties (docs/…/client/elicitation.mdx). */
-  requestedSchema: Record<string, unknown>;
+  requestedSchema: S;
   _meta?: Meta;
 }
+
+/** The answer to a form whose `requestedSchema` is a Standard Schema: accepted content is validated and typed. */
+export type ElicitAnswer<T> =
+  | { action: 'accept'; content: T; _meta?: Meta }
+  | { action: 'decline'; _meta?: Meta }
+  | { action: 'cancel'; _meta?: Meta };
 
 export interface ElicitUrlRequest {
   message: string;
@@ -57,6 +69,21 @@ export interface RequestContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` when the client's log level lets it through. */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the user to fill in a form. With a Standard Schema as `requestedSchema` the answer
+   * is typed, and accepted content is validated with the schema: content that does not
+   * match makes this call throw a `JanusError` (code `'SCHEMA'`) naming the problem (a
+   * tool reports an uncaught one as a tool error). The schema must be an object of string,
+   * number, integer, boolean and enum properties (client/elicitation.mdx §Requested
+   * Schema), or the call throws before asking. A raw JSON Schema is sent as is, and the
+   * content is returned unchecked.
+   *
+   * ```ts
+   * const answer = await ctx.elicit({ message: 'Who are you?', requestedSchema: z.object({ name: z.string() }) });
+   * if (answer.action === 'accept') greet(answer.content.name);
+   * ```
+   */
+  elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
   elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
   elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult>;
   sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult>;

@@ -2,13 +2,13 @@
 export { createServer, Server } from './server.js';
 export type { ServerOptions, Registration } from './server.js';
 export type { Connection } from './connect.js';
-export type { RequestContext, AskOptions, ElicitFormRequest, ElicitUrlRequest, ClientView } from './context.js';
-export type { ToolConfig, ToolHandler, ToolReturn } from './features/tools.js';
+export type { RequestContext, AskOptions, ElicitFormRequest, ElicitAnswer, ElicitUrlRequest, ClientView } from './context.js';
+export type { ToolConfig, ToolHandler, ToolReturn, StructuredReturn, ToolErrorResult } from './features/tools.js';
 export { toolError } from './features/tools.js';
 export type { PromptConfig, PromptHandler, PromptReturn } from './features/prompts.js';
 export type { ResourceConfig, ResourceReader, ResourceReturn, TemplateConfig, TemplateReader, CacheHint } from './features/resources.js';
 export type { Completer, CompletionRequest } from './features/completion.js';
-export type { SchemaInput, StandardSchema, JsonSchemaObject } from './schema/convert.js';
+export type { SchemaInput, StandardSchema, JsonSchemaObject } from './schema/types.js';
 export type { RequestStateOptions } from './modern/request-state.js';
 export type { Backplane, ServerEvent } from './backplane.js';
 export { LocalBackplane } from './backplane.js';

@@ -10,14 +10,14 @@ import { connectTransport, type Connection } from './connect.js';
 import { Core } from './core.js';
 import type { ServerCore } from './core-api.js';
 import { Operations } from './features/operations.js';
-import { definePrompt, type PromptConfig, type PromptHandler } from './features/prompts.js';
+import { definePrompt, type AnyPromptHandler, type PromptArguments, type PromptConfig, type PromptHandler } from './features/prompts.js';
 import {
   defineResource, defineTemplate, type CacheHint, type ResourceConfig, type ResourceReader, type TemplateConfig, type TemplateReader,
 } from './features/resources.js';
-import { defineTool, type ToolConfig, type ToolHandler } from './features/tools.js';
+import { defineTool, type AnyToolHandler, type ToolConfig, type ToolHandler } from './features/tools.js';
 import { RequestStateCodec, type RequestStateOptions } from './modern/request-state.js';
 import { Registry } from './registry.js';
-import type { SchemaInput } from './schema/convert.js';
+import type { SchemaInput } from './schema/types.js';
 
 export interface ServerOptions {
   name: string;
@@ -92,17 +92,37 @@ export class Server {
     };
   }
 
-  /** Registers a tool. The handler gets the validated arguments and the request context. */
-  tool<S extends SchemaInput | undefined>(name: string, config: ToolConfig<S>, handler: ToolHandler<S>): Registration<ToolConfig<S>>;
-  tool(name: string, handler: ToolHandler<undefined>): Registration<ToolConfig<undefined>>;
-  tool(name: string, a: ToolConfig | ToolHandler<any>, b?: ToolHandler<any>): Registration<ToolConfig> {
+  /**
+   * Registers a tool. The handler gets the validated arguments, typed from `input`, and the
+   * request context; with a Standard Schema `output` its return value is typed too:
+   *
+   * ```ts
+   * server.tool('add', {
+   *   input: z.object({ a: z.number(), b: z.number() }),
+   *   output: z.object({ sum: z.number() }),
+   * }, ({ a, b }) => ({ sum: a + b }));
+   * ```
+   */
+  tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string, config: ToolConfig<I, O>, handler: ToolHandler<I, O>,
+  ): Registration<ToolConfig<I, O>>;
+  /** Registers a tool without arguments. */
+  tool(name: string, handler: ToolHandler): Registration<ToolConfig<undefined, undefined>>;
+  tool(name: string, a: ToolConfig | AnyToolHandler, b?: AnyToolHandler): Registration<ToolConfig> {
     const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
     return this.register('tools', name, (c: ToolConfig) => defineTool(name, c, handler), config);
   }
 
-  prompt(name: string, config: PromptConfig, handler: PromptHandler): Registration<PromptConfig>;
-  prompt(name: string, handler: PromptHandler): Registration<PromptConfig>;
-  prompt(name: string, a: PromptConfig | PromptHandler, b?: PromptHandler): Registration<PromptConfig> {
+  /**
+   * Registers a prompt. Its handler's arguments are typed from `arguments`: an object schema's
+   * output type, or for a list the named arguments (`string`, optional unless `required: true`).
+   */
+  prompt<const A extends PromptArguments | undefined = undefined>(
+    name: string, config: PromptConfig<A>, handler: PromptHandler<A>,
+  ): Registration<PromptConfig<A>>;
+  /** Registers a prompt without declared arguments. */
+  prompt(name: string, handler: PromptHandler): Registration<PromptConfig<undefined>>;
+  prompt(name: string, a: PromptConfig | AnyPromptHandler, b?: AnyPromptHandler): Registration<PromptConfig> {
     const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
     return this.register('prompts', name, (c: PromptConfig) => definePrompt(name, c, handler), config);
   }

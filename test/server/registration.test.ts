@@ -8,7 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import { type } from 'arktype';
+import * as v from 'valibot';
 import { z } from 'zod';
+import { z as z3 } from 'zod-3.25';
+import { z as z40 } from 'zod-4.0';
 import { JanusError, createServer, type Server } from '../../src/server/index.js';
 import { MemoryPeer, handshake } from '../support/peer.js';
 
@@ -23,10 +28,14 @@ function janus(pattern: RegExp, code?: string): (e: unknown) => boolean {
   };
 }
 
-test('a Zod schema whose root is not an object fails at registration with a JanusError naming the tool', () => {
+test('a schema whose root is not an object fails at registration with a JanusError naming the tool and what to declare', () => {
   const server = fresh();
-  for (const input of [z.string(), z.array(z.number()), z.union([z.object({ a: z.string() }), z.object({ b: z.string() })])]) {
-    assert.throws(() => server.tool('bad_root', { input }, () => 'x'), janus(/tool "bad_root" input: the JSON Schema root must have "type": "object"/, 'SCHEMA'));
+  const roots = [
+    z.string(), z.array(z.number()), z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]),
+    z40.string(), type('string'), type('string[]'), toStandardJsonSchema(v.string()),
+  ];
+  for (const input of roots) {
+    assert.throws(() => server.tool('bad_root', { input }, () => 'x'), janus(/tool "bad_root" input: the JSON Schema root must have "type": "object".*declare an object schema/, 'SCHEMA'));
   }
   assert.throws(() => server.prompt('bad_prompt', { arguments: z.string() }, () => 'x'), janus(/prompt "bad_prompt" arguments/));
   assert.throws(() => server.tool('bad_output', { output: z.string() }, () => 'x'), janus(/tool "bad_output" output/));
@@ -39,9 +48,35 @@ test('a raw JSON Schema must have an object root and be a valid schema', () => {
   assert.throws(() => server.tool('invalid', { input: { type: 'object', properties: { a: { type: 'nonsense' } } } }, () => 'x'), janus(/not a valid JSON Schema/));
 });
 
-test('a Standard Schema that cannot produce JSON Schema is refused with a clear message', () => {
-  const opaque = { '~standard': { version: 1, vendor: 'opaque-lib', validate: (v: unknown) => ({ value: v }) } } as const;
-  assert.throws(() => fresh().tool('opaque', { input: opaque as never }, () => 'x'), janus(/opaque-lib schema cannot produce JSON Schema/, 'SCHEMA'));
+const WHAT_WORKS = /What works: Zod 4 \(or Zod 3\.25's 'zod\/v4'\), ArkType 2\.1\.28 or later, a Valibot schema wrapped with toStandardJsonSchema\(\) .* or a raw JSON Schema 2020-12 object/;
+const opaque = (vendor: string) => ({ '~standard': { version: 1, vendor, validate: (value: unknown) => ({ value }) } }) as const;
+
+test('a Standard Schema that cannot produce JSON Schema is refused, naming what works', () => {
+  assert.throws(() => fresh().tool('opaque', { input: opaque('opaque-lib') }, () => 'x'), janus(/opaque-lib schema cannot produce JSON Schema \(it does not implement Standard JSON Schema/, 'SCHEMA'));
+  assert.throws(() => fresh().tool('opaque', { input: opaque('opaque-lib') }, () => 'x'), janus(WHAT_WORKS));
+  assert.throws(() => fresh().prompt('opaque', { arguments: opaque('opaque-lib') }, () => 'x'), janus(/prompt "opaque" arguments: .*What works/));
+});
+
+test('the libraries recognised by ~standard.vendor get the exact fix: classic Zod 3, plain Valibot, an ArkType without JSON Schema', () => {
+  const cases: Array<[string, object, RegExp]> = [
+    ["classic Zod 3 (import { z } from 'zod' of 3.25)", z3.object({ a: z3.string() }), /this is a Zod 3 schema, which cannot produce JSON Schema: import \{ z \} from 'zod\/v4' \(Zod 3\.25 or later\) or upgrade to Zod 4/],
+    ['Valibot not wrapped', v.object({ a: v.string() }), /wrap it with toStandardJsonSchema\(schema\) from '@valibot\/to-json-schema'/],
+    ['ArkType before 2.1.28', opaque('arktype'), /upgrade to arktype 2\.1\.28 or later/],
+  ];
+  for (const [what, input, fix] of cases) {
+    assert.throws(() => fresh().tool('lib', { input: input as never }, () => 'x'), janus(fix, 'SCHEMA'), what);
+    assert.throws(() => fresh().tool('lib', { input: input as never }, () => 'x'), janus(WHAT_WORKS), what);
+  }
+});
+
+test('an object that is neither JSON Schema data nor a Standard Schema (a class instance) is refused, naming what works', () => {
+  class LegacySchema { type = 'object'; parse(v: unknown) { return v; } }
+  assert.throws(() => fresh().tool('legacy', { input: new LegacySchema() as never }, () => 'x'), janus(/neither JSON Schema data nor a Standard Schema.*What works/, 'SCHEMA'));
+});
+
+test('a conversion the library refuses (a Date in the arguments) names the tool and the library\'s reason', () => {
+  assert.throws(() => fresh().tool('dated', { input: z.object({ when: z.date() }) }, () => 'x'), janus(/tool "dated" input: cannot convert the zod schema to JSON Schema: .*Date/, 'SCHEMA'));
+  assert.throws(() => fresh().tool('dated', { input: z40.object({ when: z40.date() }) }, () => 'x'), janus(/tool "dated" input: cannot convert the zod schema to JSON Schema: .*Date/, 'SCHEMA'));
 });
 
 test('invalid x-mcp-header annotations fail at registration (2026-07-28 server/tools.mdx §x-mcp-header constraints)', () => {
@@ -100,7 +135,7 @@ test('a failed registration or update leaves the registry and the clients untouc
   try {
     await handshake(peer, '2025-11-25');
     assert.throws(() => server.tool('broken', { input: z.string() as never }, () => 'x'));
-    assert.throws(() => reg.update({ input: { type: 'array' } }));
+    assert.throws(() => reg.update({ input: { type: 'array' } as never }));
     const tools = (await peer.request('tools/list')).result.tools;
     assert.deepStrictEqual(tools, [{ name: 'keep', description: 'original', inputSchema: { type: 'object', properties: {} } }]);
     await peer.assertNone((m) => m.method === 'notifications/tools/list_changed', 'list_changed for a failed registration');

@@ -12,7 +12,7 @@ import { shapeCallToolResult, shapeContents, shapePrompt, shapeResource, shapeTo
 import { toCompletion } from './completion.js';
 import { checkPromptArguments, toGetPromptResult } from './prompts.js';
 import { toReadResult, type CacheHint } from './resources.js';
-import { toCallToolResult, toolError, type ToolEntry, type ToolReturn } from './tools.js';
+import { toCallToolResult, toolError, type ToolEntry } from './tools.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { Validation } from '../schema/convert.js';
 
@@ -95,7 +95,8 @@ export class Operations {
     const prompt = this.registry.prompts.get(name);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
     const args = await checkPromptArguments(prompt, params.arguments);
-    const result = toGetPromptResult(await prompt.handler(args, ctx));
+    // The registry erased the handler's argument type; checkPromptArguments produced it.
+    const result = toGetPromptResult(await prompt.handler(args as never, ctx));
     if (v >= '2025-06-18') return result as unknown as Result;
     return {
       ...result,
@@ -189,7 +190,7 @@ function failed(e: unknown, v: ProtocolVersion): Result {
   return shapeFor(v, toolError(e instanceof Error ? e.message : String(e)));
 }
 
-function finish(tool: ToolEntry, out: ToolReturn, v: ProtocolVersion): Result | Promise<Result> {
+function finish(tool: ToolEntry, out: unknown, v: ProtocolVersion): Result | Promise<Result> {
   const normalized = toCallToolResult(tool, out);
   return normalized instanceof Promise ? normalized.then((r) => shapeFor(v, r)) : shapeFor(v, normalized);
 }
@@ -198,7 +199,8 @@ function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext, v: P
   if (!checked.ok) return shapeFor(v, toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`));
   let out;
   try {
-    out = tool.handler(checked.value, ctx);
+    // The registry erased the handler's argument type; the validator produced that type.
+    out = tool.handler(checked.value as never, ctx);
     if (!isThenable(out)) {
       const r = finish(tool, out, v);
       return r instanceof Promise ? r.catch((e: unknown) => failed(e, v)) : r;

@@ -1,44 +1,71 @@
 /** Prompt definitions. Arguments are strings on the wire (docs/…/server/prompts.mdx). */
 import { JanusError, McpError, ErrorCode } from '../../protocol/errors.js';
 import type { ContentBlock, GetPromptResult, Icon, Meta, PromptArgument, PromptMessage } from '../../protocol/types.js';
-import { compileSchema, type CompiledSchema, type SchemaInput } from '../schema/convert.js';
+import { compileSchema, type CompiledSchema } from '../schema/convert.js';
+import type { Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
 import type { Completer } from './completion.js';
 
 export type PromptReturn = string | PromptMessage[] | GetPromptResult;
 
-export interface PromptConfig {
+/** A prompt's arguments: a list of argument descriptions, or an object schema. */
+export type PromptArguments = readonly PromptArgument[] | SchemaInput;
+
+export interface PromptConfig<A extends PromptArguments | undefined = PromptArguments | undefined> {
   title?: string;
   description?: string;
   /**
-   * Either a list of argument descriptions, or an object schema (Standard Schema or JSON
-   * Schema) whose properties become the arguments and which validates them.
+   * Either a list of argument descriptions (`[{ name, description?, required? }]`), or an
+   * object schema (Standard Schema or JSON Schema) whose properties become the arguments and
+   * which validates them. The handler's arguments are typed from either.
    */
-  arguments?: PromptArgument[] | SchemaInput;
+  arguments?: A;
   /** Completion of argument values, by argument name. */
   complete?: Record<string, Completer>;
   icons?: Icon[];
   _meta?: Meta;
 }
 
-export type PromptHandler = (args: Record<string, string>, ctx: RequestContext) => PromptReturn | Promise<PromptReturn>;
+/**
+ * The arguments a prompt handler gets: the schema's output type; for a list, the named
+ * arguments as strings (optional unless `required: true`); otherwise `Record<string, string>`.
+ */
+export type PromptArgs<A> = A extends StandardSchema
+  ? Parsed<A>
+  : A extends readonly PromptArgument[]
+    ? string extends A[number]['name'] ? Record<string, string | undefined> : NamedArgs<A[number]>
+    : Record<string, string>;
+
+type NamedArgs<P extends PromptArgument> = Flat<
+  { [K in P as K extends { required: true } ? K['name'] : never]: string } &
+  { [K in P as K extends { required: true } ? never : K['name']]?: string }
+>;
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+export type PromptHandler<A extends PromptArguments | undefined = undefined> = (
+  args: PromptArgs<A>,
+  ctx: RequestContext,
+) => PromptReturn | Promise<PromptReturn>;
+
+/** A handler as the registry holds it, its types erased. */
+export type AnyPromptHandler = (args: never, ctx: RequestContext) => PromptReturn | Promise<PromptReturn>;
 
 export interface PromptEntry {
   readonly name: string;
   readonly config: PromptConfig;
   readonly arguments: PromptArgument[];
   readonly schema: CompiledSchema | undefined;
-  readonly handler: PromptHandler;
+  readonly handler: AnyPromptHandler;
   readonly wire: Record<string, unknown>;
 }
 
-export function definePrompt(name: string, config: PromptConfig, handler: PromptHandler): PromptEntry {
+export function definePrompt(name: string, config: PromptConfig, handler: AnyPromptHandler): PromptEntry {
   if (!name) throw new JanusError('REGISTRATION', 'a prompt needs a name');
   if (typeof handler !== 'function') throw new JanusError('REGISTRATION', `prompt "${name}" needs a handler function`);
   let args: PromptArgument[] = [];
   let schema: CompiledSchema | undefined;
-  if (Array.isArray(config.arguments)) {
-    args = config.arguments;
+  if (isArgumentList(config.arguments)) {
+    args = [...config.arguments];
   } else if (config.arguments) {
     schema = compileSchema(config.arguments, `prompt "${name}" arguments`);
     args = argumentsFromSchema(schema.json);
@@ -50,6 +77,10 @@ export function definePrompt(name: string, config: PromptConfig, handler: Prompt
   if (config.icons !== undefined) wire.icons = config.icons;
   if (config._meta !== undefined) wire._meta = config._meta;
   return { name, config, arguments: args, schema, handler, wire };
+}
+
+function isArgumentList(a: PromptArguments | undefined): a is readonly PromptArgument[] {
+  return Array.isArray(a);
 }
 
 function argumentsFromSchema(json: Record<string, unknown>): PromptArgument[] {
@@ -65,7 +96,7 @@ function argumentsFromSchema(json: Record<string, unknown>): PromptArgument[] {
 }
 
 /** Checks arguments: required ones present, all strings, then the schema if one was given. */
-export async function checkPromptArguments(prompt: PromptEntry, raw: unknown): Promise<Record<string, string>> {
+export async function checkPromptArguments(prompt: PromptEntry, raw: unknown): Promise<unknown> {
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
     throw new McpError(ErrorCode.InvalidParams, 'arguments must be an object of strings');
   }
@@ -81,7 +112,7 @@ export async function checkPromptArguments(prompt: PromptEntry, raw: unknown): P
   if (!prompt.schema) return args as Record<string, string>;
   const checked = await prompt.schema.validate(args);
   if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `prompt "${prompt.name}": invalid arguments: ${checked.message}`);
-  return checked.value as Record<string, string>;
+  return checked.value;
 }
 
 export function toGetPromptResult(value: PromptReturn): GetPromptResult {

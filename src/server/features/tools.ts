@@ -2,30 +2,61 @@
 import { JanusError, McpError } from '../../protocol/errors.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, ToolAnnotations } from '../../protocol/types.js';
 import { readHeaderParams, type HeaderParam } from '../../protocol/x-mcp-header.js';
-import { compileSchema, NO_ARGUMENTS, type CompiledSchema, type SchemaInput, type StandardSchema } from '../schema/convert.js';
+import { compileSchema, NO_ARGUMENTS, type CompiledSchema } from '../schema/convert.js';
+import type { Accepted, Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
 
-/** What a tool handler may return; see `toCallToolResult`. */
+/** What a tool handler may return when the tool has no typed `output` schema; see `toCallToolResult`. */
 export type ToolReturn = string | CallToolResult | ContentBlock[] | Record<string, unknown> | unknown[] | number | boolean | null | undefined;
 
-type InferInput<S> = S extends StandardSchema<infer I, infer O> ? (unknown extends O ? I : O) : Record<string, unknown>;
+/** A tool error, as `toolError(message)` makes: shown to the model, exempt from the output schema. */
+export type ToolErrorResult = CallToolResult & { isError: true };
 
-export interface ToolConfig<S extends SchemaInput | undefined = SchemaInput | undefined> {
+/**
+ * What a handler returns when its `output` is a typed schema: the structured content itself
+ * (sent as `structuredContent`, with its JSON as text), a `CallToolResult` whose
+ * `structuredContent` has that type (to choose the content blocks), or a tool error.
+ */
+export type StructuredReturn<T> = T | (CallToolResult & { structuredContent: T }) | ToolErrorResult;
+
+/**
+ * What a tool's handler must produce for `output`: the schema's input type for a Standard
+ * Schema; anything (`ToolReturn`) for a raw JSON Schema or none. (Kept inside
+ * `StructuredReturn` rather than choosing between it and `ToolReturn` outside, so literals
+ * in a handler's result keep their types while the call is being inferred.)
+ */
+export type ToolOutput<O> = O extends StandardSchema ? Accepted<O> : ToolReturn;
+
+export interface ToolConfig<I extends SchemaInput | undefined = SchemaInput | undefined, O extends SchemaInput | undefined = SchemaInput | undefined> {
   title?: string;
   description?: string;
-  /** Arguments: a Standard Schema with JSON Schema support (Zod 4) or a raw JSON Schema 2020-12 object. */
-  input?: S;
-  /** Structured output schema; results are validated against it. */
-  output?: SchemaInput;
+  /**
+   * Arguments: a Standard Schema that can produce JSON Schema (Zod 4 or Zod 3.25's `zod/v4`,
+   * ArkType, Valibot wrapped with `toStandardJsonSchema()`) or a raw JSON Schema 2020-12
+   * object, with an object root. The handler's arguments are typed from it.
+   */
+  input?: I;
+  /**
+   * Structured output: every result's `structuredContent` is validated against it and sent
+   * as validated. A Standard Schema also types what the handler may return (`StructuredReturn`).
+   */
+  output?: O;
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Meta;
 }
 
-export type ToolHandler<S extends SchemaInput | undefined> = (
-  args: S extends SchemaInput ? InferInput<S> : Record<string, unknown>,
+/**
+ * A tool handler: gets the validated arguments (typed from `input`; `Record<string, unknown>`
+ * for raw JSON Schema or no schema) and the request context.
+ */
+export type ToolHandler<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined> = (
+  args: Parsed<I>,
   ctx: RequestContext,
-) => ToolReturn | Promise<ToolReturn>;
+) => StructuredReturn<ToolOutput<O>> | Promise<StructuredReturn<ToolOutput<O>>>;
+
+/** A handler as the registry holds it, its types erased. */
+export type AnyToolHandler = (args: never, ctx: RequestContext) => unknown;
 
 export interface ToolEntry {
   readonly name: string;
@@ -33,7 +64,7 @@ export interface ToolEntry {
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
   readonly headerParams: readonly HeaderParam[];
-  readonly handler: ToolHandler<any>;
+  readonly handler: AnyToolHandler;
   /** The newest wire shape; each revision picks the fields it defines. */
   readonly wire: Record<string, unknown>;
 }
@@ -41,7 +72,7 @@ export interface ToolEntry {
 /** Tool names per docs/2025-11-25/server/tools.mdx §Tool Names. */
 const TOOL_NAME = /^[A-Za-z0-9_.\-/]{1,128}$/;
 
-export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>): ToolEntry {
+export function defineTool(name: string, config: ToolConfig, handler: AnyToolHandler): ToolEntry {
   if (!TOOL_NAME.test(name)) {
     throw new JanusError('REGISTRATION', `tool name "${name}" must be 1-128 characters of A-Z a-z 0-9 _ - . /`);
   }
@@ -77,41 +108,47 @@ function isCallToolResult(v: unknown): v is CallToolResult {
  * through; a `CallToolResult` is taken as is; any other JSON value becomes
  * `structuredContent` with its JSON text as content (tools.mdx §Structured Content).
  */
-export function toCallToolResult(tool: ToolEntry, value: ToolReturn): CallToolResult | Promise<CallToolResult> {
-  const result = normalize(value);
-  return tool.output && !result.isError ? checkOutput(tool, tool.output, result) : result;
+export function toCallToolResult(tool: ToolEntry, value: unknown): CallToolResult | Promise<CallToolResult> {
+  const derived = !isResultLike(value);
+  const result = derived ? structured(value) : normalize(value);
+  return tool.output && !result.isError ? checkOutput(tool, tool.output, result, derived) : result;
 }
 
-function normalize(value: ToolReturn): CallToolResult {
-  let result: CallToolResult;
-  if (typeof value === 'string') {
-    result = { content: [{ type: 'text', text: value }] };
-  } else if (isCallToolResult(value)) {
-    result = value;
-  } else if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) {
-    result = { content: value as ContentBlock[] };
-  } else if (value === undefined) {
-    result = { content: [] };
-  } else {
-    result = { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
-  }
-  return result;
+/** A string, content blocks, a `CallToolResult` or nothing; anything else is structured content. */
+function isResultLike(value: unknown): value is string | CallToolResult | ContentBlock[] | undefined {
+  return typeof value === 'string' || value === undefined || isCallToolResult(value) ||
+    (Array.isArray(value) && value.length > 0 && value.every(isContentBlock));
 }
 
-async function checkOutput(tool: ToolEntry, output: CompiledSchema, result: CallToolResult): Promise<CallToolResult> {
-  {
-    if (result.structuredContent === undefined) {
-      throw new McpError(-32603, `tool "${tool.name}" declares an output schema but returned no structured content`);
-    }
-    const checked = await output.validate(result.structuredContent);
-    if (!checked.ok) {
-      throw new McpError(-32603, `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`);
-    }
+function normalize(value: string | CallToolResult | ContentBlock[] | undefined): CallToolResult {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (value === undefined) return { content: [] };
+  return Array.isArray(value) ? { content: value } : value;
+}
+
+function structured(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+/**
+ * tools.mdx §Output Schema: structured results MUST conform. What is sent is the validated
+ * value (defaults filled in, unknown keys stripped where the library does so), which the
+ * published `outputSchema` (the schema's output side) describes.
+ */
+async function checkOutput(tool: ToolEntry, output: CompiledSchema, result: CallToolResult, derived: boolean): Promise<CallToolResult> {
+  if (result.structuredContent === undefined) {
+    throw new McpError(-32603, `tool "${tool.name}" declares an output schema but returned no structured content`);
   }
-  return result;
+  const checked = await output.validate(result.structuredContent);
+  if (!checked.ok) {
+    throw new McpError(-32603, `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`);
+  }
+  if (checked.value === result.structuredContent) return result;
+  // Text derived from the value is derived again; content the handler chose is kept.
+  return derived ? structured(checked.value) : { ...result, structuredContent: checked.value };
 }
 
 /** A tool-level error: reported to the model as `isError: true`, not as a protocol error. */
-export function toolError(message: string): CallToolResult {
+export function toolError(message: string): ToolErrorResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
