@@ -31,6 +31,7 @@ const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'hono'];
 const work = mkdtempSync(join(tmpdir(), 'janus-mcp-packed-'));
 const nodeProject = join(work, 'node-project');
 const webProject = join(work, 'web-project');
+const oldZodProject = join(work, 'zod-4.0-project');
 let packed: Packed;
 let blocks: Block[];
 let exportsMap: Record<string, unknown>;
@@ -39,7 +40,11 @@ before(async () => {
   packed = await packFreshClone(work);
   exportsMap = (JSON.parse(readFileSync(join(work, 'clone', 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
   blocks = documents().flatMap(blocksOf);
-  await Promise.all([makeProject(nodeProject, packed.tarball, NODE_PACKAGES), makeProject(webProject, packed.tarball, WEB_PACKAGES)]);
+  await Promise.all([
+    makeProject(nodeProject, packed.tarball, NODE_PACKAGES),
+    makeProject(webProject, packed.tarball, WEB_PACKAGES),
+    makeProject(oldZodProject, packed.tarball, [], ['zod@4.0.17']),
+  ]);
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -113,6 +118,30 @@ describe('in a user project', () => {
     writeTsConfig(webProject, { nodeTypes: false });
     assert.deepEqual(await typeCheck(webProject, where), []);
     assert.ok(neutral.some((b) => importsOf(b.code).includes('janus-mcp/fetch')), 'the docs show the fetch handler in neutral code');
+  });
+});
+
+describe('schema libraries as installed', () => {
+  test('with zod 4.0 installed (no Standard JSON Schema of its own), a tool registers, publishes its descriptions and validates', async () => {
+    const script = `
+      import { createServer } from 'janus-mcp/server';
+      import { connectInMemory } from 'janus-mcp/testing';
+      import { z } from 'zod';
+      const server = createServer({ name: 'old-zod', version: '1' });
+      server.tool('greet', { input: z.object({ name: z.string().describe('who to greet') }) }, ({ name }) => 'hi ' + name);
+      const { client, close } = await connectInMemory(server);
+      const [tool] = (await client.listTools()).tools;
+      const good = await client.callTool('greet', { name: 'Ada' });
+      const bad = await client.callTool('greet', { name: 1 });
+      console.log(JSON.stringify({ schema: tool.inputSchema, good: good.content, bad: bad.isError }));
+      await close();`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: oldZodProject });
+    const out = JSON.parse(stdout) as { schema: { properties: { name: { description?: string } } }; good: unknown; bad: boolean };
+    assert.equal(out.schema.properties.name.description, 'who to greet');
+    assert.deepEqual(out.good, [{ type: 'text', text: 'hi Ada' }]);
+    assert.equal(out.bad, true);
+    const installed = JSON.parse(readFileSync(join(oldZodProject, 'node_modules', 'zod', 'package.json'), 'utf8')) as { version: string };
+    assert.equal(installed.version, '4.0.17');
   });
 });
 

@@ -59,11 +59,14 @@ export function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** An empty ESM project with the tarball and these packages installed by npm. */
-export async function makeProject(dir: string, tarball: string, packages: string[]): Promise<void> {
+/**
+ * An empty ESM project with the tarball and packages installed by npm: `packages` at the
+ * versions this repository has, `exact` as given (each must be in npm's cache or registry).
+ */
+export async function makeProject(dir: string, tarball: string, packages: string[], exact: string[] = []): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2));
-  const specs = packages.map((name) => `${name}@${installedVersion(name)}`);
+  const specs = [...packages.map((name) => `${name}@${installedVersion(name)}`), ...exact];
   await npm(['install', '--prefer-offline', '--no-package-lock', '--loglevel=error', tarball, ...specs], dir);
 }
 
