@@ -11,7 +11,8 @@ import type {
   CallToolResult, Completion, GetPromptResult, Implementation, LoggingLevel, Prompt, ReadResourceResult, Resource,
   ResourceTemplate, ServerCapabilities, SubscriptionFilter, Tool,
 } from '../protocol/types.js';
-import { isModernVersion, type Era, type LegacyVersion, type ProtocolVersion } from '../protocol/versions.js';
+import { revision } from '../protocol/revisions.js';
+import { LATEST_LEGACY_VERSION, LATEST_VERSION, isModernVersion, type Era, type LegacyVersion, type ProtocolVersion } from '../protocol/versions.js';
 import { readHeaderParams, type HeaderParam } from '../protocol/x-mcp-header.js';
 import { ResponseCache } from './cache.js';
 import { clientCapabilities } from './capabilities.js';
@@ -118,7 +119,7 @@ export class Client {
 
   /** @internal The context given to onElicit/onSample/onRoots. */
   handlerContext(signal: AbortSignal): HandlerContext {
-    return { era: this.verdict?.era ?? 'legacy', protocolVersion: this.verdict?.version ?? '2025-11-25', signal };
+    return { era: this.verdict?.era ?? 'legacy', protocolVersion: this.verdict?.version ?? LATEST_LEGACY_VERSION, signal };
   }
 
   /** Registers a listener for every server notification; returns a function that removes it. */
@@ -175,7 +176,7 @@ export class Client {
   }
 
   /** @internal A modern request with the envelope, headers and the input_required loop. */
-  async modernRequest(method: string, params: Params, options: CallOptions = {}, version: string = this.verdict?.version ?? '2026-07-28', id?: number): Promise<Params> {
+  async modernRequest(method: string, params: Params, options: CallOptions = {}, version: string = this.verdict?.version ?? LATEST_VERSION, id?: number): Promise<Params> {
     let caps = clientCapabilities(this.options, version as ProtocolVersion);
     const http = this.channel.kind === 'http';
     const maxRounds = this.options.maxInputRounds ?? 10;
@@ -305,7 +306,7 @@ export class Client {
 
   async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context?: Record<string, string>): Promise<Completion> {
     const params: Params = { ref, argument };
-    if (context && (this.era === 'modern' || this.protocolVersion >= '2025-06-18')) params.context = { arguments: context };
+    if (context && revision(this.protocolVersion).features.completionContext) params.context = { arguments: context };
     return (await this.request('completion/complete', params)).completion as Completion;
   }
 
@@ -315,15 +316,17 @@ export class Client {
     if (this.era === 'legacy') await this.request('logging/setLevel', { level });
   }
 
-  /** `ping`, where the era has it (2026-07-28 removed it). */
+  /** `ping`, where the revision has it (2026-07-28 removed it). */
   async ping(options: CallOptions = {}): Promise<void> {
-    if (this.era === 'modern') throw new JanusError('PROTOCOL', 'ping does not exist in 2026-07-28');
+    if (!revision(this.protocolVersion).methods.clientRequests.has('ping')) throw new JanusError('PROTOCOL', `ping does not exist in ${this.protocolVersion}`);
     await this.request('ping', {}, options);
   }
 
   /** `server/discover` (modern servers only). */
   async discover(): Promise<Params> {
-    if (this.era !== 'modern') throw new JanusError('PROTOCOL', 'server/discover needs a 2026-07-28 server');
+    if (!revision(this.protocolVersion).methods.clientRequests.has('server/discover')) {
+      throw new JanusError('PROTOCOL', `server/discover does not exist in ${this.protocolVersion}: it needs a modern-era server`);
+    }
     const result = await this.modernRequest('server/discover', {});
     fromDiscover(this, this.protocolVersion, result);
     return result;

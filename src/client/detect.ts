@@ -22,8 +22,9 @@ import { ErrorCode, JanusError, McpError } from '../protocol/errors.js';
 import { META } from '../protocol/meta.js';
 import type { Implementation, ServerCapabilities } from '../protocol/types.js';
 import {
-  LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, isLegacyVersion, isModernVersion, type Era, type LegacyVersion, type ProtocolVersion,
+  LATEST_LEGACY_VERSION, LATEST_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, isLegacyVersion, isModernVersion, type Era, type LegacyVersion, type ProtocolVersion,
 } from '../protocol/versions.js';
+import { since } from '../protocol/revisions.js';
 import { clientCapabilities } from './capabilities.js';
 import { ChannelError } from './channel.js';
 import type { Client } from './client.js';
@@ -85,14 +86,14 @@ export async function detectEra(client: Client, options: ConnectOptions): Promis
     throw new JanusError('CONNECTION', `unknown protocol version ${pinned}`);
   }
   if (options.era === 'legacy') return legacy(client, LATEST_LEGACY_VERSION);
-  if (options.era === 'modern') return modern(client, '2026-07-28', false);
+  if (options.era === 'modern') return modern(client, LATEST_VERSION, false);
   return probe(client, options);
 }
 
 async function probe(client: Client, options: ConnectOptions): Promise<Verdict> {
   const stdio = client.transportKind !== 'http' && client.transportKind !== 'sse';
   const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  let version: ProtocolVersion = '2026-07-28';
+  let version: ProtocolVersion = LATEST_VERSION;
   for (let attempt = 0; attempt < 2; attempt++) {
     let result: Params;
     // The first probe waits for the server to start; a retry follows an answer, so the server is up.
@@ -230,7 +231,7 @@ function nothingThere(url: URL, evidence: ProbeEvidence, init: unknown, sse: unk
   const answers = [
     ...(evidence.probeStatus !== undefined ? [{ what: 'POST server/discover', status: evidence.probeStatus }] : []),
     { what: 'POST initialize', status: init.status },
-    { what: 'GET (the 2024-11-05 HTTP+SSE stream)', status: sse.status },
+    { what: `GET (the ${since((r) => r.transport.httpSse)} HTTP+SSE stream)`, status: sse.status },
   ];
   return notAnEndpoint(url, answers, sse);
 }

@@ -13,8 +13,10 @@ export type Era = 'legacy' | 'modern';
 
 /** Every revision this library speaks, oldest first. */
 export const ALL_VERSIONS: readonly ProtocolVersion[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
-export const LATEST_LEGACY_VERSION: LegacyVersion = '2025-11-25';
-export const LATEST_VERSION: ModernVersion = '2026-07-28';
+/** The newest handshake-era revision: what `initialize` falls back to and a legacy client offers. */
+export const LATEST_LEGACY_VERSION: LegacyVersion = LEGACY_VERSIONS.at(-1)!;
+/** The newest revision of all, a modern one: what a client probes with. */
+export const LATEST_VERSION: ModernVersion = MODERN_VERSIONS.at(-1)!;
 
 export function isLegacyVersion(v: unknown): v is LegacyVersion {
   return typeof v === 'string' && (LEGACY_VERSIONS as readonly string[]).includes(v);

@@ -5,6 +5,7 @@
  */
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { revision, since } from '../protocol/revisions.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import {
   LOGGING_LEVELS, type CreateMessageParams, type CreateMessageResult, type ElicitResult, type LoggingLevel,
@@ -79,7 +80,7 @@ export class Call implements RequestContext {
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     // `message` joined the progress notification in 2025-03-26.
-    if (message !== undefined && this.protocolVersion >= '2025-03-26') params.message = message;
+    if (message !== undefined && revision(this.protocolVersion).features.progressMessage) params.message = message;
     this.emit({ jsonrpc: '2.0', method: 'notifications/progress', params });
   }
 
@@ -108,8 +109,8 @@ export class Call implements RequestContext {
   }
 
   async elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult> {
-    if (this.protocolVersion < '2025-11-25') {
-      throw new JanusError('PROTOCOL', `URL elicitation needs protocol 2025-11-25 or later (this request uses ${this.protocolVersion})`);
+    if (!revision(this.protocolVersion).features.urlElicitation) {
+      throw new JanusError('PROTOCOL', `URL elicitation needs protocol ${since((r) => r.features.urlElicitation)} or later (this request uses ${this.protocolVersion})`);
     }
     const params: Record<string, unknown> = { mode: 'url', message: request.message, url: request.url };
     // 2025-11-25 correlates completion through elicitationId; 2026-07-28 dropped it.

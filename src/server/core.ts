@@ -4,9 +4,10 @@
  * statelessly; everything else belongs to the legacy session of its channel.
  */
 import { ErrorCode } from '../protocol/errors.js';
-import { classify, errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Implementation, ServerCapabilities } from '../protocol/types.js';
-import type { ProtocolVersion } from '../protocol/versions.js';
+import { revision, revisionsWith } from '../protocol/revisions.js';
+import { MODERN_VERSIONS, type ProtocolVersion } from '../protocol/versions.js';
 import type { Backplane, ServerEvent } from './backplane.js';
 import type { Abortable } from './cancel.js';
 import { META } from '../protocol/meta.js';
@@ -38,6 +39,7 @@ export interface CoreConfig {
 }
 
 const DEFAULT_CACHE: CacheHint = { ttlMs: 0, scope: 'private' };
+const BATCHES_REFUSED = `Invalid Request: JSON-RPC batches are only allowed on protocol ${revisionsWith((r) => r.transport.batches).join(', ')}`;
 
 export class Core implements ServerCore, ModernDeps, Internals {
   readonly info: Implementation;
@@ -143,7 +145,7 @@ export class Core implements ServerCore, ModernDeps, Internals {
             return inbound.send(errorResponse(req.id, {
               code: ErrorCode.UnsupportedProtocolVersion,
               message: 'This server speaks only the stateless revision; use server/discover',
-              data: { supported: ['2026-07-28'], requested: req.params?.protocolVersion ?? null },
+              data: { supported: [...MODERN_VERSIONS].reverse(), requested: req.params?.protocolVersion ?? null },
             }));
           }
           return handleModernRequest(this, req, inbound);
@@ -159,11 +161,12 @@ export class Core implements ServerCore, ModernDeps, Internals {
   /** JSON-RPC batches exist only in 2025-03-26 (README §2.1); initialize is never batched. */
   private async handleBatch(batch: unknown[], inbound: Inbound): Promise<void> {
     const session = inbound.session as Session | undefined;
+    const v = session?.protocolVersion;
     const allowed =
-      batch.length > 0 && session?.protocolVersion === '2025-03-26' &&
+      batch.length > 0 && v !== undefined && revision(v).transport.batches &&
       !batch.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
     if (!allowed) {
-      return inbound.send(errorResponse(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: JSON-RPC batches are only allowed on protocol 2025-03-26' }));
+      return inbound.send(errorResponse(null, { code: ErrorCode.InvalidRequest, message: BATCHES_REFUSED }));
     }
     if (!inbound.sendBatch) {
       await Promise.all(batch.map((m) => this.handleOne(m, inbound)));
@@ -200,10 +203,10 @@ export class Core implements ServerCore, ModernDeps, Internals {
     }
   }
 
-  /** Sends to one session if it speaks at least `since`; false when there is no such session. */
-  notifySession(id: string, since: ProtocolVersion, message: JsonRpcMessage): boolean {
+  /** Sends a notification to one session if its revision has that method; false when there is no such session. */
+  notifySession(id: string, message: JsonRpcNotification): boolean {
     const s = this.sessions.get(id);
-    if (!s?.initialized || s.protocolVersion! < since) return false;
+    if (!s?.initialized || !revision(s.protocolVersion!).methods.serverNotifications.has(message.method)) return false;
     send(s, message);
     return true;
   }

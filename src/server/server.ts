@@ -144,10 +144,10 @@ export class Server {
 
   /**
    * Tells a 2025-11-25 session that an out-of-band URL elicitation finished
-   * (`notifications/elicitation/complete`); a no-op for sessions of other revisions.
+   * (`notifications/elicitation/complete`); a no-op for sessions whose revision lacks it.
    */
   elicitationComplete(sessionId: string, elicitationId: string): boolean {
-    return this[CORE].notifySession(sessionId, '2025-11-25', { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
+    return this[CORE].notifySession(sessionId, { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
   }
 
   /** Serves one message transport (stdio, in-memory). A transport carries one legacy session at most. */

@@ -8,7 +8,10 @@ import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { Resource } from '../../protocol/types.js';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../registry.js';
-import { shapeCallToolResult, shapeContents, shapePrompt, shapeResource, shapeTool, pick } from '../shape.js';
+import { revision } from '../../protocol/revisions.js';
+import {
+  shapeCallToolResult, shapeGetPromptResult, shapePrompt, shapeReadResourceResult, shapeResource, shapeResourceTemplate, shapeTool,
+} from '../shape.js';
 import { toCompletion } from './completion.js';
 import { checkPromptArguments, toGetPromptResult } from './prompts.js';
 import { toReadResult, type CacheHint } from './resources.js';
@@ -97,11 +100,7 @@ export class Operations {
     const args = await checkPromptArguments(prompt, params.arguments);
     // The registry erased the handler's argument type; checkPromptArguments produced it.
     const result = toGetPromptResult(await prompt.handler(args as never, ctx));
-    if (v >= '2025-06-18') return result as unknown as Result;
-    return {
-      ...result,
-      messages: result.messages.map((m) => ({ ...m, content: shapeContents(v, [m.content])[0] })),
-    };
+    return shapeGetPromptResult(v, result) as unknown as Result;
   }
 
   async listResources(params: Params, v: ProtocolVersion): Promise<Result> {
@@ -114,7 +113,7 @@ export class Operations {
   }
 
   listTemplates(params: Params, v: ProtocolVersion): Result {
-    const templates = this.lists.get(this.registry, `templates@${v}`, () => [...this.registry.templates.values()].map((t) => shapeResource(v, t.wire)));
+    const templates = this.lists.get(this.registry, `templates@${v}`, () => [...this.registry.templates.values()].map((t) => shapeResourceTemplate(v, t.wire)));
     return this.page(templates, params, 'resourceTemplates');
   }
 
@@ -138,14 +137,10 @@ export class Operations {
       }
     }
     if (!result) {
-      // 2026-07-28 resources.mdx §Error Handling: -32602 (servers MUST NOT emit -32002 any more).
-      const code = v === '2026-07-28' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-      throw new McpError(code, `Resource not found: ${uri}`, { uri });
+      // -32002, or -32602 where servers MUST NOT emit -32002 any more (2026-07-28 resources.mdx §Error Handling).
+      throw new McpError(revision(v).errors.resourceNotFound, `Resource not found: ${uri}`, { uri });
     }
-    if (v < '2025-06-18') {
-      result = { ...result, contents: result.contents.map((c) => pick('ResourceContents', v, c as unknown as Result)) } as unknown as typeof result;
-    }
-    return { result: result as unknown as Result, cache };
+    return { result: shapeReadResourceResult(v, result) as unknown as Result, cache };
   }
 
   async complete(params: Params, ctx: RequestContext): Promise<Result> {
@@ -181,7 +176,7 @@ export class Operations {
 }
 
 function shapeFor(v: ProtocolVersion, result: CallToolResult): Result {
-  return v === '2026-07-28' ? (result as unknown as Result) : shapeCallToolResult(v, result as unknown as Result);
+  return shapeCallToolResult(v, result as unknown as Result);
 }
 
 /** A handler's failure: protocol errors go on the wire, anything else is a tool error for the model. */

@@ -5,6 +5,7 @@
  */
 import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
 import { errorResponse, resultResponse, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { revision, since } from '../../protocol/revisions.js';
 import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types.js';
 import { Call, clientCan, type Asker } from '../call.js';
@@ -77,7 +78,7 @@ const NEVER_READY: Record<string, true> = { initialize: true };
 
 /** 2024-11-05 had completion/complete but no `completions` capability: there, offering prompts or templates is enough. */
 function offers(s: Internals, need: string, v: LegacyVersion): boolean {
-  if (need === 'completions' && v < '2025-03-26') return s.ops.hasCompletions();
+  if (need === 'completions' && !revision(v).capabilities.server.has('completions')) return s.ops.hasCompletions();
   return need in s.capabilities(v);
 }
 
@@ -90,6 +91,9 @@ function primitiveOnly(schema: unknown): string | undefined {
   return undefined;
 }
 
+const ELICITATION_SINCE = since((r) => r.methods.serverRequests.has('elicitation/create'));
+const SAMPLING_TOOLS_SINCE = since((r) => r.capabilities.client.has('sampling.tools'));
+
 /** Reaches the client through real server-to-client requests on the session. */
 class SessionAsker implements Asker {
   constructor(private readonly session: Session, private readonly inbound: Inbound, private readonly cancel: Cancellation) {}
@@ -98,19 +102,21 @@ class SessionAsker implements Asker {
     // A failed ask is the handler's problem, not the client's request's: a local error
     // (a tool reports it as isError), never a request that the revision cannot carry.
     const refuse = (why: string) => Promise.reject(new JanusError('PROTOCOL', why));
+    const r = revision(v);
     if (method === 'elicitation/create') {
-      if (v < '2025-06-18') return refuse(`elicitation needs protocol 2025-06-18 or later (session uses ${v})`);
-      const problem = v < '2025-11-25' ? primitiveOnly(params.requestedSchema) : undefined;
+      if (!r.methods.serverRequests.has(method)) return refuse(`elicitation needs protocol ${ELICITATION_SINCE} or later (session uses ${v})`);
+      const problem = r.features.multiSelectElicitation ? undefined : primitiveOnly(params.requestedSchema);
       if (problem) return refuse(`${problem}: protocol ${v} elicitation allows only string, number, integer, boolean and enum fields`);
     }
     if (!clientCan(this.session.clientCapabilities, method, params)) {
       return refuse(`the client did not declare the capability ${method} needs`);
     }
     let p = params;
-    if (method === 'sampling/createMessage' && v < '2025-11-25' && (p.tools !== undefined || p.toolChoice !== undefined)) {
-      return refuse(`sampling with tools needs protocol 2025-11-25 (session uses ${v})`);
+    if (method === 'sampling/createMessage' && !r.capabilities.client.has('sampling.tools') && (p.tools !== undefined || p.toolChoice !== undefined)) {
+      return refuse(`sampling with tools needs protocol ${SAMPLING_TOOLS_SINCE} (session uses ${v})`);
     }
-    if (method === 'elicitation/create' && p.mode === undefined && v >= '2025-11-25') p = { mode: 'form', ...p };
+    // `mode` came with URL elicitation.
+    if (method === 'elicitation/create' && p.mode === undefined && r.features.urlElicitation) p = { mode: 'form', ...p };
     return this.session.request(method, p, this.inbound, this.cancel.signal, options?.timeoutMs);
   }
 }

@@ -7,6 +7,7 @@ import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
+import type { ProtocolVersion } from '../../protocol/versions.js';
 import { Call, type Asker } from '../call.js';
 import { Cancellation, type Abortable } from '../cancel.js';
 import type { Inbound } from '../inbound.js';
@@ -32,33 +33,31 @@ type Plain = (d: ModernDeps, p: Params, call: Call) => Params | Promise<Params>;
 /** The three methods that may answer input_required (mrtr.mdx). */
 type Asking = { target: (p: Params) => unknown; run: (d: ModernDeps, p: Params, call: Call) => Params | Promise<Params> };
 
-const V = '2026-07-28' as const;
-
 const PLAIN: Record<string, { need?: Kind; cache?: true; run: Plain }> = {
-  'server/discover': { cache: true, run: (d) => discover(d) },
-  'tools/list': { need: 'tools', cache: true, run: (d, p) => d.ops.listTools(p, V) },
-  'prompts/list': { need: 'prompts', cache: true, run: (d, p) => d.ops.listPrompts(p, V) },
-  'resources/list': { need: 'resources', cache: true, run: (d, p) => d.ops.listResources(p, V) },
-  'resources/templates/list': { need: 'resources', cache: true, run: (d, p) => d.ops.listTemplates(p, V) },
+  'server/discover': { cache: true, run: (d, _p, c) => discover(d, c.protocolVersion) },
+  'tools/list': { need: 'tools', cache: true, run: (d, p, c) => d.ops.listTools(p, c.protocolVersion) },
+  'prompts/list': { need: 'prompts', cache: true, run: (d, p, c) => d.ops.listPrompts(p, c.protocolVersion) },
+  'resources/list': { need: 'resources', cache: true, run: (d, p, c) => d.ops.listResources(p, c.protocolVersion) },
+  'resources/templates/list': { need: 'resources', cache: true, run: (d, p, c) => d.ops.listTemplates(p, c.protocolVersion) },
   'completion/complete': { need: 'completions', run: (d, p, c) => d.ops.complete(p, c) },
 };
 
 const ASKING: Record<string, { need: Kind } & Asking> = {
-  'tools/call': { need: 'tools', target: (p) => p.name, run: (d, p, c) => d.ops.callTool(p, c, V) },
-  'prompts/get': { need: 'prompts', target: (p) => p.name, run: (d, p, c) => d.ops.getPrompt(p, c, V) },
+  'tools/call': { need: 'tools', target: (p) => p.name, run: (d, p, c) => d.ops.callTool(p, c, c.protocolVersion) },
+  'prompts/get': { need: 'prompts', target: (p) => p.name, run: (d, p, c) => d.ops.getPrompt(p, c, c.protocolVersion) },
   'resources/read': {
     need: 'resources',
     target: (p) => p.uri,
     run: async (d, p, c) => {
-      const { result, cache } = await d.ops.readResource(p, c, V);
+      const { result, cache } = await d.ops.readResource(p, c, c.protocolVersion);
       const hint = cache ?? d.cacheHint('resources/read');
       return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope };
     },
   },
 };
 
-function discover(d: ModernDeps): Params {
-  const result: Params = { supportedVersions: SUPPORTED_VERSIONS, capabilities: d.capabilities(V) };
+function discover(d: ModernDeps, v: ProtocolVersion): Params {
+  const result: Params = { supportedVersions: SUPPORTED_VERSIONS, capabilities: d.capabilities(v) };
   if (d.instructions !== undefined) result.instructions = d.instructions;
   return result;
 }
@@ -104,7 +103,7 @@ export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, in
   const plain = PLAIN[req.method];
   const asking = plain ? undefined : ASKING[req.method];
   const need = plain?.need ?? asking?.need;
-  if ((!plain && !asking) || (need && !(need in d.capabilities(V)))) {
+  if ((!plain && !asking) || (need && !(need in d.capabilities(env.version)))) {
     return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
   }
   const inflight = d.inflightFor(inbound);

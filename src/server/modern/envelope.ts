@@ -5,7 +5,8 @@
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { META } from '../../protocol/meta.js';
-import { ALL_VERSIONS, isModernVersion, type ModernVersion } from '../../protocol/versions.js';
+import { isModernOnlyMethod } from '../../protocol/revisions.js';
+import { ALL_VERSIONS, MODERN_VERSIONS, isModernVersion, type ModernVersion } from '../../protocol/versions.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel } from '../../protocol/types.js';
 
 export interface Envelope {
@@ -20,7 +21,7 @@ export interface Envelope {
 export function claimsModern(method: string, params: Record<string, unknown> | undefined): boolean {
   const meta = params?._meta;
   if (meta && typeof meta === 'object' && META.protocolVersion in meta) return true;
-  return method === 'server/discover' || method === 'subscriptions/listen';
+  return isModernOnlyMethod(method);
 }
 
 /** Versions named in -32022 and `server/discover`, newest first. */
@@ -29,7 +30,7 @@ export const SUPPORTED_VERSIONS: readonly string[] = [...ALL_VERSIONS].reverse()
 export function readEnvelope(params: Record<string, unknown> | undefined): Envelope {
   const meta = params?._meta;
   if (!meta || typeof meta !== 'object' || Array.isArray(meta)) {
-    throw new McpError(ErrorCode.InvalidParams, `Missing params._meta: every 2026-07-28 request carries ${META.protocolVersion} and ${META.clientCapabilities}`);
+    throw new McpError(ErrorCode.InvalidParams, `Missing params._meta: every ${MODERN_VERSIONS.join('/')} request carries ${META.protocolVersion} and ${META.clientCapabilities}`);
   }
   const m = meta as Record<string, unknown>;
   const version = m[META.protocolVersion];

@@ -7,6 +7,7 @@
 import { ErrorCode } from '../../protocol/errors.js';
 import { classify, isRequestId, type Classified, type RequestId } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
+import { isModernOnlyMethod } from '../../protocol/revisions.js';
 import { isLegacyVersion, isModernVersion } from '../../protocol/versions.js';
 import type { ServerCore } from '../../server/core-api.js';
 import type { HttpExchange } from './exchange.js';
@@ -66,7 +67,7 @@ export function classifyPost(body: unknown, versionHeader: string | undefined, s
     const params = body.params;
     if (isObject(params) && isObject(params._meta) && META.protocolVersion in params._meta) return 'modern';
     if (body.method === 'initialize' && isRequestId(body.id)) return 'initialize';
-    if (body.method === 'server/discover' || body.method === 'subscriptions/listen') return 'modern';
+    if (typeof body.method === 'string' && isModernOnlyMethod(body.method)) return 'modern';
   }
   return modernHeader(versionHeader, sessionId) ? 'modern' : 'legacy';
 }

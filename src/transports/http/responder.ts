@@ -6,7 +6,7 @@
  * accepts only JSON gets the final response alone: messages before it are dropped, so legacy
  * server-to-client requests cannot reach it. Runtime-neutral.
  */
-import { atLeast } from '../../protocol/versions.js';
+import { revision } from '../../protocol/revisions.js';
 import {
   isErrorResponse,
   isResponse,
@@ -38,10 +38,10 @@ const NONE: Expect = { kind: 'none' };
 export const EXPECT_NONE = NONE;
 export const EXPECT_BATCH: Expect = { kind: 'batch' };
 
-/** Priming events only for sessions that negotiated 2025-11-25 or later: older clients may choke on empty data. */
+/** Priming events only for sessions whose revision has SSE polling (2025-11-25): older clients may choke on empty data. */
 export function primes(session: LegacySession | undefined): boolean {
   const v = session?.protocolVersion;
-  return v !== undefined && atLeast(v, '2025-11-25');
+  return v !== undefined && revision(v).transport.ssePolling;
 }
 
 const NO_HEADERS: HeaderMap = Object.freeze({}) as HeaderMap;

@@ -1,0 +1,440 @@
+/**
+ * Revisions as data: the one table that says what each protocol revision has. Its methods
+ * per direction, the fields of the wire types whose shape differs between revisions, its
+ * error codes, the capabilities it knows, its transport rules and its feature flags.
+ * Nothing outside `src/protocol/` compares version strings or names a version: it asks
+ * this table (`revision(v).features.progressMessage`, `revision(v).errors.resourceNotFound`).
+ *
+ * Each revision is written as the one before it, plus and minus what changed (the
+ * revision's changelog, docs/<rev>/changelog.mdx; mcp-spec README §2), as metosin's
+ * mcp-toolkit derives a newer table from an older one. Adding a revision is one more
+ * `derive(...)` entry here and its name in versions.ts. test/protocol/revisions.test.ts
+ * pins methods, fields, capabilities, error codes and the schema-visible flags to each
+ * revision's official schema.json.
+ */
+import { ErrorCode } from './errors.js';
+import { ALL_VERSIONS, eraOf, type Era, type ProtocolVersion } from './versions.js';
+
+/** Method sets per direction: the `ClientRequest`, `ServerRequest`, `ClientNotification` and `ServerNotification` unions. */
+export interface Methods {
+  readonly clientRequests: ReadonlySet<string>;
+  readonly serverRequests: ReadonlySet<string>;
+  readonly clientNotifications: ReadonlySet<string>;
+  readonly serverNotifications: ReadonlySet<string>;
+}
+export type Direction = keyof Methods;
+const DIRECTIONS: readonly Direction[] = ['clientRequests', 'serverRequests', 'clientNotifications', 'serverNotifications'];
+
+/**
+ * The wire types whose fields differ between revisions and that the server shapes per
+ * revision (each named as its schema.json definition). The capabilities objects are listed
+ * by their top-level names, taken from `capabilities`.
+ */
+export type WireType =
+  | 'Tool' | 'Prompt' | 'PromptArgument' | 'Resource' | 'ResourceTemplate' | 'Implementation'
+  | 'TextContent' | 'ImageContent' | 'AudioContent' | 'EmbeddedResource' | 'ResourceLink'
+  | 'TextResourceContents' | 'BlobResourceContents' | 'CallToolResult'
+  | 'ClientCapabilities' | 'ServerCapabilities';
+
+/** Content block `type` → its wire type. A revision without that wire type has no such block. */
+export const CONTENT_BLOCKS: Readonly<Record<string, WireType>> = {
+  text: 'TextContent',
+  image: 'ImageContent',
+  audio: 'AudioContent',
+  resource: 'EmbeddedResource',
+  resource_link: 'ResourceLink',
+};
+
+/** Error codes whose meaning or existence differs between revisions (mcp-spec README §2.4). */
+export interface RevisionErrors {
+  /**
+   * An unknown resource URI: -32002 up to 2025-11-25; -32602 in 2026-07-28, where servers
+   * MUST NOT emit -32002 (2026-07-28 server/resources.mdx §Error Handling). Named in the
+   * docs, not in the schemas.
+   */
+  readonly resourceNotFound: number;
+  /** `URLElicitationRequiredError` (2025-11-25 schema). */
+  readonly urlElicitationRequired?: number;
+  /** 2026-07-28 basic/index.mdx §Error Codes. */
+  readonly headerMismatch?: number;
+  readonly missingRequiredClientCapability?: number;
+  readonly unsupportedProtocolVersion?: number;
+}
+
+/** Transport rules that differ (mcp-spec README §2.3; docs/<rev>/basic/transports.mdx). */
+export interface TransportRules {
+  /** The HTTP+SSE transport (GET stream, `endpoint` event, POST to it): 2024-11-05. */
+  readonly httpSse: boolean;
+  /** Streamable HTTP: one endpoint, POST (and in the handshake era GET/DELETE). */
+  readonly streamableHttp: boolean;
+  /** `Mcp-Session-Id` sessions, the standalone GET stream and DELETE. */
+  readonly sessions: boolean;
+  /** SSE event ids and GET + `Last-Event-ID` resumption. */
+  readonly resumability: boolean;
+  /** SSE polling: a priming event (id, empty data) and server-side disconnect with `retry`. */
+  readonly ssePolling: boolean;
+  /** JSON-RPC batches (arrays) on the wire (2025-03-26 changelog; removed in 2025-06-18). */
+  readonly batches: boolean;
+  /** The `MCP-Protocol-Version` HTTP header (2025-06-18 changelog). */
+  readonly versionHeader: boolean;
+  /** `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` request headers (2026-07-28 streamable-http.mdx §Request Metadata). */
+  readonly requestHeaders: boolean;
+  /** Closing a request's HTTP response stream is its cancellation (2026-07-28 cancellation.mdx). */
+  readonly streamCloseCancels: boolean;
+}
+
+/** What a revision can carry beyond its method set, fields and capabilities. */
+export interface Features {
+  /** `message` on `notifications/progress` (2025-03-26 changelog). */
+  readonly progressMessage: boolean;
+  /** `context.arguments` on `completion/complete` (2025-06-18 changelog). */
+  readonly completionContext: boolean;
+  /** URL-mode elicitation, and the `mode` field that came with it (2025-11-25 changelog). */
+  readonly urlElicitation: boolean;
+  /** Elicitation schemas beyond flat primitives: multi-select enums (2025-11-25 changelog, enum schema rework). */
+  readonly multiSelectElicitation: boolean;
+  /** `structuredContent` may be any JSON value, not only an object (2026-07-28 changelog). */
+  readonly structuredContentAnyJson: boolean;
+}
+
+export interface Revision {
+  readonly version: ProtocolVersion;
+  readonly era: Era;
+  /** The core methods per direction. */
+  readonly methods: Methods;
+  /**
+   * Methods the schema's unions hold but marks experimental (2025-11-25 `tasks/*` and
+   * `notifications/tasks/status`). Kept apart so that "does this revision have method X"
+   * means the core protocol; the tasks extension, not the core, would serve them.
+   */
+  readonly experimental: Methods;
+  /** Requests a server may embed in an `input_required` result (2026-07-28 `InputRequest`). */
+  readonly inputRequests: ReadonlySet<string>;
+  /** Every field of each wire type the revision defines; an absent type does not exist in it. */
+  readonly fields: Readonly<Partial<Record<WireType, ReadonlySet<string>>>>;
+  /**
+   * Derived: per wire type, the fields some other revision defines and this one does not.
+   * Shaping drops exactly these; a field no revision lists is left alone.
+   */
+  readonly lacks: Readonly<Record<WireType, ReadonlySet<string>>>;
+  /** Capability names and their sub-fields as dotted paths (`sampling`, `sampling.tools`). */
+  readonly capabilities: { readonly client: ReadonlySet<string>; readonly server: ReadonlySet<string> };
+  readonly errors: RevisionErrors;
+  readonly transport: TransportRules;
+  readonly features: Features;
+}
+
+// ---------------------------------------------------------------------------
+// How an entry is written: lists in, sets out.
+
+type Lists = {
+  methods?: Partial<Record<Direction, readonly string[]>>;
+  experimental?: Partial<Record<Direction, readonly string[]>>;
+  inputRequests?: readonly string[];
+  fields?: Partial<Record<WireType, readonly string[]>>;
+  capabilities?: { client?: readonly string[]; server?: readonly string[] };
+};
+
+/** A revision's own facts, before the derived parts (era, capability fields, `lacks`). */
+interface Entry {
+  version: ProtocolVersion;
+  methods: Record<Direction, Set<string>>;
+  experimental: Record<Direction, Set<string>>;
+  inputRequests: Set<string>;
+  fields: Partial<Record<WireType, Set<string>>>;
+  capabilities: { client: Set<string>; server: Set<string> };
+  errors: RevisionErrors;
+  transport: TransportRules;
+  features: Features;
+}
+
+interface Change {
+  version: ProtocolVersion;
+  add?: Lists;
+  drop?: Lists;
+  /** Error codes to set; `undefined` removes one. */
+  errors?: { [K in keyof RevisionErrors]?: number | undefined };
+  transport?: Partial<TransportRules>;
+  features?: Partial<Features>;
+}
+
+const methodSets = (m: Lists['methods'] = {}): Record<Direction, Set<string>> =>
+  Object.fromEntries(DIRECTIONS.map((d) => [d, new Set(m[d])])) as Record<Direction, Set<string>>;
+
+function edit(set: Set<string>, add: readonly string[] = [], drop: readonly string[] = []): Set<string> {
+  const out = new Set(set);
+  for (const x of add) out.add(x);
+  for (const x of drop) out.delete(x);
+  return out;
+}
+
+function editMethods(base: Entry['methods'], add: Lists['methods'] = {}, drop: Lists['methods'] = {}): Entry['methods'] {
+  return Object.fromEntries(DIRECTIONS.map((d) => [d, edit(base[d], add[d], drop[d])])) as Entry['methods'];
+}
+
+/** The revision before, with `change` applied: sets gain `add` and lose `drop`, scalars are overridden. */
+function derive(base: Entry, change: Change): Entry {
+  const { add = {}, drop = {} } = change;
+  const fields: Partial<Record<WireType, Set<string>>> = {};
+  const types = new Set([...Object.keys(base.fields), ...Object.keys(add.fields ?? {})]) as Set<WireType>;
+  for (const t of types) {
+    const next = edit(base.fields[t] ?? new Set(), add.fields?.[t], drop.fields?.[t]);
+    if (next.size) fields[t] = next;
+  }
+  const errors: Record<string, number | undefined> = { ...base.errors, ...change.errors };
+  for (const k of Object.keys(errors)) if (errors[k] === undefined) delete errors[k];
+  return {
+    version: change.version,
+    methods: editMethods(base.methods, add.methods, drop.methods),
+    experimental: editMethods(base.experimental, add.experimental, drop.experimental),
+    inputRequests: edit(base.inputRequests, add.inputRequests, drop.inputRequests),
+    fields,
+    capabilities: {
+      client: edit(base.capabilities.client, add.capabilities?.client, drop.capabilities?.client),
+      server: edit(base.capabilities.server, add.capabilities?.server, drop.capabilities?.server),
+    },
+    errors: errors as unknown as RevisionErrors,
+    transport: { ...base.transport, ...change.transport },
+    features: { ...base.features, ...change.features },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The table.
+
+/** 2024-11-05: the first dated revision (schema/2024-11-05/schema.json; HTTP+SSE transport). */
+const R2024_11_05: Entry = {
+  version: '2024-11-05',
+  methods: methodSets({
+    clientRequests: [
+      'initialize', 'ping', 'resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe',
+      'resources/unsubscribe', 'prompts/list', 'prompts/get', 'tools/list', 'tools/call', 'logging/setLevel', 'completion/complete',
+    ],
+    serverRequests: ['ping', 'sampling/createMessage', 'roots/list'],
+    clientNotifications: ['notifications/cancelled', 'notifications/initialized', 'notifications/progress', 'notifications/roots/list_changed'],
+    serverNotifications: [
+      'notifications/cancelled', 'notifications/progress', 'notifications/resources/list_changed', 'notifications/resources/updated',
+      'notifications/prompts/list_changed', 'notifications/tools/list_changed', 'notifications/message',
+    ],
+  }),
+  experimental: methodSets(),
+  inputRequests: new Set(),
+  fields: {
+    Tool: new Set(['name', 'description', 'inputSchema']),
+    Prompt: new Set(['name', 'description', 'arguments']),
+    PromptArgument: new Set(['name', 'description', 'required']),
+    Resource: new Set(['uri', 'name', 'description', 'mimeType', 'size', 'annotations']),
+    ResourceTemplate: new Set(['uriTemplate', 'name', 'description', 'mimeType', 'annotations']),
+    Implementation: new Set(['name', 'version']),
+    TextContent: new Set(['type', 'text', 'annotations']),
+    ImageContent: new Set(['type', 'data', 'mimeType', 'annotations']),
+    EmbeddedResource: new Set(['type', 'resource', 'annotations']),
+    TextResourceContents: new Set(['uri', 'mimeType', 'text']),
+    BlobResourceContents: new Set(['uri', 'mimeType', 'blob']),
+    CallToolResult: new Set(['content', 'isError', '_meta']),
+  },
+  capabilities: {
+    client: new Set(['experimental', 'roots', 'roots.listChanged', 'sampling']),
+    server: new Set([
+      'experimental', 'logging', 'prompts', 'prompts.listChanged', 'resources', 'resources.subscribe', 'resources.listChanged',
+      'tools', 'tools.listChanged',
+    ]),
+  },
+  errors: { resourceNotFound: ErrorCode.ResourceNotFound },
+  transport: {
+    httpSse: true, streamableHttp: false, sessions: false, resumability: false, ssePolling: false, batches: false,
+    versionHeader: false, requestHeaders: false, streamCloseCancels: false,
+  },
+  features: { progressMessage: false, completionContext: false, urlElicitation: false, multiSelectElicitation: false, structuredContentAnyJson: false },
+};
+
+/** 2025-03-26 changelog: Streamable HTTP, batches, tool annotations, progress `message`, audio, `completions`. */
+const R2025_03_26 = derive(R2024_11_05, {
+  version: '2025-03-26',
+  add: {
+    fields: { Tool: ['annotations'], AudioContent: ['type', 'data', 'mimeType', 'annotations'] },
+    capabilities: { server: ['completions'] },
+  },
+  transport: { httpSse: false, streamableHttp: true, sessions: true, resumability: true, batches: true },
+  features: { progressMessage: true },
+});
+
+/**
+ * 2025-06-18 changelog: batches removed; structured tool output; elicitation; resource
+ * links; `MCP-Protocol-Version`; `_meta` and `title` on more types; completion `context`.
+ */
+const R2025_06_18 = derive(R2025_03_26, {
+  version: '2025-06-18',
+  add: {
+    methods: { serverRequests: ['elicitation/create'] },
+    fields: {
+      Tool: ['title', 'outputSchema', '_meta'],
+      Prompt: ['title', '_meta'],
+      PromptArgument: ['title'],
+      Resource: ['title', '_meta'],
+      ResourceTemplate: ['title', '_meta'],
+      Implementation: ['title'],
+      TextContent: ['_meta'],
+      ImageContent: ['_meta'],
+      AudioContent: ['_meta'],
+      EmbeddedResource: ['_meta'],
+      ResourceLink: ['type', 'uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations', '_meta'],
+      TextResourceContents: ['_meta'],
+      BlobResourceContents: ['_meta'],
+      CallToolResult: ['structuredContent'],
+    },
+    capabilities: { client: ['elicitation'] },
+  },
+  transport: { batches: false, versionHeader: true },
+  features: { completionContext: true },
+});
+
+/** The experimental core tasks of 2025-11-25 (basic/utilities/tasks.mdx), gone from the core in 2026-07-28. */
+const TASKS_METHODS = {
+  clientRequests: ['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'],
+  serverRequests: ['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'],
+  clientNotifications: ['notifications/tasks/status'],
+  serverNotifications: ['notifications/tasks/status'],
+};
+const TASKS_CAPABILITY = ['tasks', 'tasks.list', 'tasks.cancel', 'tasks.requests'];
+
+/**
+ * 2025-11-25 changelog: icons; URL elicitation (-32042, `notifications/elicitation/complete`);
+ * sampling `tools`; multi-select enums; SSE polling; experimental tasks (methods apart,
+ * the `tasks` capabilities and `Tool.execution` as the schema has them).
+ */
+const R2025_11_25 = derive(R2025_06_18, {
+  version: '2025-11-25',
+  add: {
+    methods: { serverNotifications: ['notifications/elicitation/complete'] },
+    experimental: TASKS_METHODS,
+    fields: {
+      Tool: ['icons', 'execution'],
+      Prompt: ['icons'],
+      Resource: ['icons'],
+      ResourceTemplate: ['icons'],
+      ResourceLink: ['icons'],
+      Implementation: ['description', 'icons', 'websiteUrl'],
+    },
+    capabilities: {
+      client: ['elicitation.form', 'elicitation.url', 'sampling.context', 'sampling.tools', ...TASKS_CAPABILITY],
+      server: TASKS_CAPABILITY,
+    },
+  },
+  errors: { urlElicitationRequired: ErrorCode.UrlElicitationRequired },
+  transport: { ssePolling: true },
+  features: { urlElicitation: true, multiSelectElicitation: true },
+});
+
+/**
+ * 2026-07-28 changelog (stateless era): no handshake, no ping, no server-to-client requests
+ * (their three kinds ride in `input_required` results), `server/discover` and
+ * `subscriptions/listen`; -32602 for unknown resources; -32020/-32021/-32022; the Mcp-*
+ * headers; POST only; core tasks gone; `structuredContent` any JSON.
+ */
+const R2026_07_28 = derive(R2025_11_25, {
+  version: '2026-07-28',
+  add: {
+    methods: {
+      clientRequests: ['server/discover', 'subscriptions/listen'],
+      serverNotifications: ['notifications/subscriptions/acknowledged'],
+    },
+    inputRequests: ['sampling/createMessage', 'roots/list', 'elicitation/create'],
+    fields: { CallToolResult: ['resultType'] },
+    capabilities: { client: ['extensions'], server: ['extensions'] },
+  },
+  drop: {
+    methods: {
+      clientRequests: ['initialize', 'ping', 'resources/subscribe', 'resources/unsubscribe', 'logging/setLevel'],
+      serverRequests: ['ping', 'sampling/createMessage', 'roots/list', 'elicitation/create'],
+      clientNotifications: ['notifications/initialized', 'notifications/progress', 'notifications/roots/list_changed'],
+      serverNotifications: ['notifications/elicitation/complete'],
+    },
+    experimental: TASKS_METHODS,
+    fields: { Tool: ['execution'] },
+    capabilities: { client: [...TASKS_CAPABILITY, 'roots.listChanged'], server: TASKS_CAPABILITY },
+  },
+  errors: {
+    resourceNotFound: ErrorCode.InvalidParams,
+    urlElicitationRequired: undefined,
+    headerMismatch: ErrorCode.HeaderMismatch,
+    missingRequiredClientCapability: ErrorCode.MissingRequiredClientCapability,
+    unsupportedProtocolVersion: ErrorCode.UnsupportedProtocolVersion,
+  },
+  transport: { sessions: false, resumability: false, ssePolling: false, requestHeaders: true, streamCloseCancels: true },
+  features: { structuredContentAnyJson: true },
+});
+
+const ENTRIES: readonly Entry[] = [R2024_11_05, R2025_03_26, R2025_06_18, R2025_11_25, R2026_07_28];
+
+// ---------------------------------------------------------------------------
+// Derived views, built once.
+
+const WIRE_TYPES: readonly WireType[] = [
+  'Tool', 'Prompt', 'PromptArgument', 'Resource', 'ResourceTemplate', 'Implementation', 'TextContent', 'ImageContent',
+  'AudioContent', 'EmbeddedResource', 'ResourceLink', 'TextResourceContents', 'BlobResourceContents', 'CallToolResult',
+  'ClientCapabilities', 'ServerCapabilities',
+];
+
+const topLevel = (paths: Set<string>) => new Set([...paths].filter((p) => !p.includes('.')));
+
+function fieldsOf(e: Entry): Partial<Record<WireType, ReadonlySet<string>>> {
+  return { ...e.fields, ClientCapabilities: topLevel(e.capabilities.client), ServerCapabilities: topLevel(e.capabilities.server) };
+}
+
+function build(): ReadonlyMap<ProtocolVersion, Revision> {
+  const fields = ENTRIES.map(fieldsOf);
+  const perType = <T>(f: (t: WireType) => T) => Object.fromEntries(WIRE_TYPES.map((t) => [t, f(t)])) as Record<WireType, T>;
+  const known = perType((t) => new Set(fields.flatMap((f) => [...(f[t] ?? [])])));
+  const out = new Map<ProtocolVersion, Revision>();
+  ENTRIES.forEach((e, i) => {
+    const own = fields[i]!;
+    const lacks = perType((t): ReadonlySet<string> => new Set([...known[t]].filter((k) => !own[t]?.has(k))));
+    out.set(e.version, Object.freeze({
+      version: e.version,
+      era: eraOf(e.version),
+      methods: e.methods,
+      experimental: e.experimental,
+      inputRequests: e.inputRequests,
+      fields: own,
+      lacks,
+      capabilities: e.capabilities,
+      errors: Object.freeze(e.errors),
+      transport: Object.freeze(e.transport),
+      features: Object.freeze(e.features),
+    }));
+  });
+  const missing = ALL_VERSIONS.filter((v) => !out.has(v));
+  if (missing.length || out.size !== ALL_VERSIONS.length) throw new Error(`revisions table out of step with versions.ts: ${missing.join(', ')}`);
+  return out;
+}
+
+const TABLE = build();
+
+/** Every revision, oldest first. */
+export const REVISIONS: readonly Revision[] = ALL_VERSIONS.map((v) => TABLE.get(v)!);
+
+/** What revision `v` has. */
+export function revision(v: ProtocolVersion): Revision {
+  const r = TABLE.get(v);
+  if (!r) throw new Error(`unknown protocol revision ${String(v)}`);
+  return r;
+}
+
+/** The oldest revision with a property (for messages such as "needs protocol X or later"). */
+export function since(has: (r: Revision) => boolean): ProtocolVersion | undefined {
+  return REVISIONS.find(has)?.version;
+}
+
+/** The revisions with a property, oldest first. */
+export function revisionsWith(has: (r: Revision) => boolean): ProtocolVersion[] {
+  return REVISIONS.filter(has).map((r) => r.version);
+}
+
+const LEGACY_REQUESTS = new Set(REVISIONS.filter((r) => r.era === 'legacy').flatMap((r) => [...r.methods.clientRequests]));
+const MODERN_ONLY = new Set(REVISIONS.filter((r) => r.era === 'modern').flatMap((r) => [...r.methods.clientRequests]).filter((m) => !LEGACY_REQUESTS.has(m)));
+
+/** A client request no handshake-era revision has (`server/discover`, `subscriptions/listen`): it claims the modern wire. */
+export function isModernOnlyMethod(method: string): boolean {
+  return MODERN_ONLY.has(method);
+}
