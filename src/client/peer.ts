@@ -1,12 +1,17 @@
 /**
- * Client-side JSON-RPC bookkeeping over a channel: ids, timeouts that reset on progress,
- * cancellation, progress routing, and answering the server's own requests.
+ * The client's side of the JSON-RPC peer over a channel: its calls (ids, timeouts that
+ * progress restarts, aborts: the shared bookkeeping of jsonrpc/pending.ts), how it cancels
+ * on this wire, and answering the server's own requests.
  */
 import { ErrorCode, JanusError, McpError } from '../protocol/errors.js';
 import {
   errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
+import { cancelledNotification, notificationMessage, progressOf, requestMessage, withProgressToken } from '../jsonrpc/envelope.js';
+import { PendingRequests } from '../jsonrpc/pending.js';
 import type { ClientChannel, SendOptions } from './channel.js';
+
+export { unwrap } from '../jsonrpc/envelope.js';
 
 export interface Progress {
   progress: number;
@@ -36,8 +41,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 let tokenSeq = 0;
 
 export class ClientPeer {
-  private nextId = 1;
-  private readonly progress = new Map<string | number, (p: Progress) => void>();
+  private readonly calls = new PendingRequests<JsonRpcResponse>(1);
   /** Server requests being answered, so the server can cancel them. */
   private readonly serving = new Map<string | number, AbortController>();
 
@@ -54,11 +58,8 @@ export class ClientPeer {
         const id = n.params?.requestId as string | number | undefined;
         if (id !== undefined) this.serving.get(id)?.abort(new JanusError('ABORTED', String(n.params?.reason ?? 'cancelled by the server')));
       }
-      if (n.method === 'notifications/progress') {
-        const token = n.params?.progressToken as string | number | undefined;
-        const fn = token === undefined ? undefined : this.progress.get(token);
-        if (fn) fn(n.params as unknown as Progress);
-      }
+      const progress = progressOf(n);
+      if (progress) this.calls.progress(progress);
       this.hooks.onNotification(n);
     }
   }
@@ -78,76 +79,45 @@ export class ClientPeer {
   }
 
   newId(): number {
-    return this.nextId++;
+    return this.calls.nextId();
   }
 
   /**
    * Sends a request and resolves with its raw response (errors included). Rejects on
    * timeout, cancellation and transport failure.
    */
-  async call(method: string, params: Record<string, unknown>, options: CallOptions = {}, send: SendOptions = {}, id = this.newId()): Promise<JsonRpcResponse> {
-    let token: string | undefined;
-    const controller = new AbortController();
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let failure: Error | undefined;
-    const stop = (error: Error) => {
-      if (controller.signal.aborted) return;
-      failure = error;
-      controller.abort(error);
-      if (this.hooks.cancelsByNotification()) {
-        const reason = error instanceof JanusError && error.code === 'TIMEOUT' ? 'timeout' : 'cancelled';
-        void this.channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => {});
-      }
-    };
-    const arm = () => {
-      if (!(timeoutMs > 0) || timeoutMs === Infinity) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => stop(timeoutError(method, timeoutMs)), timeoutMs);
-    };
-    if (options.onProgress) {
-      token = `p${++tokenSeq}`;
-      const onProgress = options.onProgress;
-      const reset = options.resetTimeoutOnProgress !== false;
-      this.progress.set(token, (p) => {
-        if (reset) arm();
-        onProgress(p);
-      });
-      params = { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
-    }
-    // A caller that keeps its own clock (the stdio probe) aborts with a TIMEOUT error: it stays one.
-    const onUserAbort = () => {
-      const reason: unknown = options.signal?.reason;
-      stop(reason instanceof JanusError && reason.code === 'TIMEOUT' ? reason : new JanusError('ABORTED', `${method} cancelled`, { cause: reason }));
-    };
-    if (options.signal?.aborted) onUserAbort();
-    options.signal?.addEventListener('abort', onUserAbort, { once: true });
-    arm();
-    try {
-      const request: JsonRpcRequest = { jsonrpc: '2.0', id, method, params };
-      return await this.channel.request(request, { ...send, signal: controller.signal });
-    } catch (e) {
-      throw failure ?? e;
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onUserAbort);
-      if (token) this.progress.delete(token);
-    }
+  call(method: string, params: Record<string, unknown>, options: CallOptions = {}, send: SendOptions = {}, id = this.newId()): Promise<JsonRpcResponse> {
+    const progressToken = options.onProgress ? `p${++tokenSeq}` : undefined;
+    const request = requestMessage(id, method, progressToken === undefined ? params : withProgressToken(params, progressToken));
+    // Stops the channel waiting for the response; on modern HTTP that closes the request's stream, the cancellation there.
+    const channelCall = new AbortController();
+    return this.calls.start({
+      id,
+      method,
+      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+      timeoutError,
+      signal: options.signal,
+      // A caller that keeps its own clock (the stdio probe) aborts with a TIMEOUT error: it stays one.
+      abortError: (m, reason) => (reason instanceof JanusError && reason.code === 'TIMEOUT' ? reason : new JanusError('ABORTED', `${m} cancelled`, { cause: reason })),
+      progressToken,
+      onProgress: options.onProgress,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      onCancel: (error) => {
+        channelCall.abort(error);
+        if (this.hooks.cancelsByNotification()) {
+          const reason = error instanceof JanusError && error.code === 'TIMEOUT' ? 'timeout' : 'cancelled';
+          void this.channel.send(cancelledNotification(id, reason)).catch(() => {});
+        }
+      },
+    }, (call) => this.channel.request(request, { ...send, signal: channelCall.signal }).then((response) => call.resolve(response))).promise;
   }
 
   notify(method: string, params?: Record<string, unknown>, send?: SendOptions): Promise<void> {
-    const n: JsonRpcNotification = params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method };
-    return this.channel.send(n, send);
+    return this.channel.send(notificationMessage(method, params), send);
   }
 }
 
 /** A request that got no answer in time: names the step and the duration, then what to do. */
 export function timeoutError(method: string, ms: number): JanusError {
   return new JanusError('TIMEOUT', `${method} timed out: the server sent no answer within ${ms} ms. If the server is busy or slow, raise timeoutMs (in the connect options, or for this call); otherwise check that it is not stuck.`);
-}
-
-/** The result of a response, or its error as an McpError. */
-export function unwrap(response: JsonRpcResponse): Record<string, unknown> {
-  if ('error' in response) throw McpError.from(response.error);
-  return response.result;
 }

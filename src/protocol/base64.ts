@@ -1,4 +1,8 @@
-/** Base64 without Node's Buffer, so the core stays runtime-neutral. */
+/**
+ * Base64 (RFC 4648 §4) and base64url (§5) without Node's Buffer, so the core stays
+ * runtime-neutral: the one codec for resource blobs, `=?base64?…?=` header values and the
+ * signed `requestState`.
+ */
 export function bytesToBase64(bytes: Uint8Array): string {
   let bin = '';
   // Chunks keep String.fromCharCode's argument count bounded.
@@ -6,4 +10,19 @@ export function bytesToBase64(bytes: Uint8Array): string {
     bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return btoa(bin);
+}
+
+/** Decodes base64 (atob's forgiving rules: padding optional); throws on characters outside the alphabet. */
+export function base64ToBytes(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+/** Base64url without padding (RFC 4648 §5), for tokens that travel in JSON strings and URLs. */
+export function bytesToBase64Url(bytes: Uint8Array): string {
+  return bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Decodes base64url, padded or not; throws when malformed. */
+export function base64UrlToBytes(text: string): Uint8Array {
+  return base64ToBytes(text.replace(/-/g, '+').replace(/_/g, '/'));
 }

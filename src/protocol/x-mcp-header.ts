@@ -4,6 +4,7 @@
  * server (registration checks, header validation) and the client (which must drop tools
  * whose annotations are invalid and mirror the others into `Mcp-Param-*` headers).
  */
+import { base64ToBytes, bytesToBase64 } from './base64.js';
 
 export interface HeaderParam {
   /** The header suffix as declared: `Region` means `Mcp-Param-Region`. */
@@ -125,7 +126,7 @@ export function encodeHeaderValue(value: unknown): string | undefined {
   const text = typeof value === 'string' ? value : typeof value === 'boolean' || typeof value === 'number' ? String(value) : JSON.stringify(value);
   if (text !== '' && SAFE.test(text) && !SENTINEL.test(text)) return text;
   if (text === '') return text;
-  return `=?base64?${base64(text)}?=`;
+  return `=?base64?${bytesToBase64(new TextEncoder().encode(text))}?=`;
 }
 
 /** Decodes a header value; returns undefined when a base64 form is malformed. */
@@ -136,17 +137,8 @@ export function decodeHeaderValue(raw: string): string | undefined {
   const b64 = m[1]!;
   if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return undefined;
   try {
-    const bin = atob(b64);
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(base64ToBytes(b64));
   } catch {
     return undefined;
   }
-}
-
-function base64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
 }

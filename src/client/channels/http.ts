@@ -11,7 +11,9 @@
  * arrives on a stream (notifications, server requests, strays) goes to `onMessage`.
  */
 import { META } from '../../protocol/meta.js';
-import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
+import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { PendingRequests, type PendingCall } from '../../jsonrpc/pending.js';
+import { revision } from '../../protocol/revisions.js';
 import { isModernVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
@@ -40,14 +42,12 @@ export interface HttpChannelOptions {
   deleteTimeoutMs?: number;
 }
 
-interface Op {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly controller: AbortController;
-  settled: boolean;
-  resolve(response: JsonRpcResponse): void;
-  reject(error: Error): void;
-}
+/**
+ * One POSTed request. Its `signal` aborts once it settles: whatever is still open for it (a
+ * stream after its response, a resume timer) goes then; on the modern wire this is also how
+ * cancellation is said.
+ */
+type Op = PendingCall<JsonRpcResponse>;
 
 /** A stateless-era request (its version is in `_meta`): its stream is never resumed (2026-07-28 streamable-http.mdx §Receiving Messages). */
 function isModernRequest(request: JsonRpcRequest): boolean {
@@ -60,8 +60,8 @@ export class HttpChannel implements ClientChannel {
   private handlers: ChannelHandlers | undefined;
   private session: string | undefined;
   private legacyVersion: LegacyVersion | undefined;
-  private readonly pending = new Map<RequestId, Op>();
-  /** Every live fetch or stream we started (aborted on close). */
+  private readonly pending = new PendingRequests<JsonRpcResponse>();
+  /** Every live fetch or stream we started outside a request (aborted on close). */
   private readonly inflight = new Set<AbortController>();
   private standalone: AbortController | undefined;
   private closed = false;
@@ -94,37 +94,12 @@ export class HttpChannel implements ClientChannel {
   request(request: JsonRpcRequest, options: SendOptions = {}): Promise<JsonRpcResponse> {
     if (this.closed) return Promise.reject(new ChannelError('connection closed'));
     if (this.pending.has(request.id)) return Promise.reject(new ChannelError(`request id ${String(request.id)} is already in flight`));
-    return new Promise((resolve, reject) => {
-      const signal = options.signal;
-      const controller = new AbortController();
-      const finish = (settle: () => void) => {
-        if (op.settled) return;
-        op.settled = true;
-        if (this.pending.get(request.id) === op) this.pending.delete(request.id);
-        this.inflight.delete(controller);
-        signal?.removeEventListener('abort', onAbort);
-        // Whatever is still open for this request (a stream after its response, a resume
-        // timer) goes now; on the modern wire this is also how cancellation is said.
-        controller.abort();
-        settle();
-      };
-      const op: Op = {
-        id: request.id,
-        method: request.method,
-        controller,
-        settled: false,
-        resolve: (r) => finish(() => resolve(r)),
-        reject: (e) => finish(() => reject(e)),
-      };
-      const onAbort = () => op.reject(abortError(request.method, signal));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(request.id, op);
-      this.inflight.add(controller);
-      this.post(request, options, op).catch((e: unknown) => {
-        op.reject(e instanceof ChannelError ? e : new ChannelError(`${request.method}: ${describe(e)}`, undefined, undefined, { cause: e }));
-      });
-    });
+    const op = this.pending.start({ id: request.id, method: request.method, signal: options.signal }, (call) =>
+      this.post(request, options, call).catch((e: unknown) => {
+        throw e instanceof ChannelError ? e : new ChannelError(`${request.method}: ${describe(e)}`, undefined, undefined, { cause: e });
+      }),
+    );
+    return op.promise;
   }
 
   async send(message: JsonRpcNotification | JsonRpcResponse, options: SendOptions = {}): Promise<void> {
@@ -178,7 +153,7 @@ export class HttpChannel implements ClientChannel {
   private async shutdown(): Promise<void> {
     this.closed = true;
     const error = new ChannelError('connection closed');
-    for (const op of [...this.pending.values()]) op.reject(error);
+    this.pending.rejectAll(error);
     for (const c of [...this.inflight]) c.abort(error);
     this.inflight.clear();
     this.standalone = undefined;
@@ -222,7 +197,7 @@ export class HttpChannel implements ClientChannel {
 
   /** `MCP-Protocol-Version` exists from 2025-06-18 on (2025-06-18 changelog); 2025-03-26 had none. */
   private versionHeader(h: Headers): void {
-    if (this.legacyVersion !== undefined && this.legacyVersion >= '2025-06-18') h.set('mcp-protocol-version', this.legacyVersion);
+    if (this.legacyVersion !== undefined && revision(this.legacyVersion).transport.versionHeader) h.set('mcp-protocol-version', this.legacyVersion);
   }
 
   /** A 404 to a request carrying the session id: the session is gone (the client re-initializes). */
@@ -239,7 +214,7 @@ export class HttpChannel implements ClientChannel {
     const headers = this.headers('post', options.headers, !initialize);
     let res: Response;
     try {
-      res = await this.fetchFn(this.url, { method: 'POST', headers, body: JSON.stringify(request), signal: op.controller.signal });
+      res = await this.fetchFn(this.url, { method: 'POST', headers, body: JSON.stringify(request), signal: op.signal });
     } catch (e) {
       throw fetchError(`POST ${request.method}`, this.url, e);
     }
@@ -303,14 +278,14 @@ export class HttpChannel implements ClientChannel {
         if (failures > this.backoff.maxRetries) {
           throw new ChannelError(`could not resume the event stream of ${request.method} (${failures} attempts)`, undefined, undefined, { cause: last });
         }
-        await sleep(this.delay(parser.retry, failures), op.controller.signal);
+        await sleep(this.delay(parser.retry, failures), op.signal);
         failures++;
         const headers = this.headers('get', options.headers, true);
         headers.set('last-event-id', parser.lastEventId);
         const sent = this.session;
         let r: Response;
         try {
-          r = await this.fetchFn(this.url, { method: 'GET', headers, signal: op.controller.signal });
+          r = await this.fetchFn(this.url, { method: 'GET', headers, signal: op.signal });
         } catch (e) {
           if (op.settled) return;
           last = e;
@@ -387,9 +362,9 @@ export class HttpChannel implements ClientChannel {
 
   /** A response for any pending request resolves it; everything else goes to the client. */
   private route(message: JsonRpcMessage, status: number): void {
-    if (isResponse(message) && message.id !== undefined && message.id !== null) {
-      const op = this.pending.get(message.id);
-      if (op) return op.resolve(recordStatus(message, status));
+    if (isResponse(message) && this.pending.has(message.id)) {
+      this.pending.settle(message.id, recordStatus(message, status));
+      return;
     }
     this.handlers?.onMessage(message);
   }

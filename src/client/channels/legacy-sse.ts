@@ -7,7 +7,8 @@
  * The stream is the connection: when it ends, the channel is closed (the endpoint, and
  * the server's state behind it, belong to that one stream).
  */
-import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
+import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { PendingRequests } from '../../jsonrpc/pending.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
   HttpChannelError, abortError, discard, errorBodyFor, fetchError, mediaType, mergeHeaders, messagesIn, notMcpReply, parseJson, pumpEvents,
@@ -23,16 +24,12 @@ export interface LegacySseChannelOptions {
   endpointTimeoutMs?: number;
 }
 
-interface Pending {
-  resolve(response: JsonRpcResponse): void;
-  reject(error: Error): void;
-}
-
 export class LegacySseChannel implements ClientChannel {
   readonly kind = 'sse' as const;
   private handlers: ChannelHandlers | undefined;
   private endpointUrl: URL | undefined;
-  private readonly pending = new Map<RequestId, Pending>();
+  /** Requests POSTed and not yet answered on the stream, by id. */
+  private readonly pending = new PendingRequests<JsonRpcResponse>();
   private readonly inflight = new Set<AbortController>();
   private readonly stream = new AbortController();
   private closed = false;
@@ -104,24 +101,16 @@ export class LegacySseChannel implements ClientChannel {
     if (this.closed) return Promise.reject(new ChannelError('connection closed'));
     if (!this.endpointUrl) return Promise.reject(new ChannelError('not started: no endpoint yet'));
     if (this.pending.has(request.id)) return Promise.reject(new ChannelError(`request id ${String(request.id)} is already in flight`));
-    return new Promise((resolve, reject) => {
-      const signal = options.signal;
-      const controller = new AbortController();
-      let settled = false;
-      const finish = (settle: () => void, abort: boolean) => {
-        if (settled) return;
-        settled = true;
-        if (this.pending.get(request.id) === entry) this.pending.delete(request.id);
-        signal?.removeEventListener('abort', onAbort);
-        // A POST still under way after the answer came on the stream may finish; an aborted or failed one may not.
-        if (abort) controller.abort();
-        settle();
-      };
-      const entry: Pending = { resolve: (r) => finish(() => resolve(r), false), reject: (e) => finish(() => reject(e), true) };
-      const onAbort = () => entry.reject(abortError(request.method, signal));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(request.id, entry);
+    const controller = new AbortController();
+    const call = this.pending.start({
+      id: request.id,
+      method: request.method,
+      signal: options.signal,
+      // A POST still under way after the answer came on the stream may finish; an aborted or failed one may not.
+      onSettled: (error) => {
+        if (error) controller.abort();
+      },
+    }, (entry) =>
       this.post(request, request.method, options, controller)
         .then((res) => {
           if (!res) return;
@@ -130,8 +119,9 @@ export class LegacySseChannel implements ClientChannel {
           if (error) entry.resolve(recordStatus(error, res.status));
           else if (!res.ok) entry.reject(new HttpChannelError(`POST ${request.method} failed with HTTP ${res.status}`, res.status, res.text, res.headers));
         })
-        .catch((e: unknown) => entry.reject(e instanceof Error ? e : new ChannelError(String(e))));
-    });
+        .catch((e: unknown) => entry.reject(e instanceof Error ? e : new ChannelError(String(e)))),
+    );
+    return call.promise;
   }
 
   async send(message: JsonRpcNotification | JsonRpcResponse, options: SendOptions = {}): Promise<void> {
@@ -192,9 +182,9 @@ export class LegacySseChannel implements ClientChannel {
   }
 
   private route(message: JsonRpcMessage, status: number): void {
-    if (isResponse(message) && message.id !== undefined && message.id !== null) {
-      const entry = this.pending.get(message.id);
-      if (entry) return entry.resolve(recordStatus(message, status));
+    if (isResponse(message) && this.pending.has(message.id)) {
+      this.pending.settle(message.id, recordStatus(message, status));
+      return;
     }
     this.handlers?.onMessage(message);
   }
@@ -208,8 +198,7 @@ export class LegacySseChannel implements ClientChannel {
 
   private shut(error: Error): void {
     this.closed = true;
-    for (const p of [...this.pending.values()]) p.reject(error);
-    this.pending.clear();
+    this.pending.rejectAll(error);
     for (const c of [...this.inflight]) c.abort(error);
     this.inflight.clear();
     this.stream.abort(error);

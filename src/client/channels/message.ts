@@ -1,6 +1,6 @@
 /** A client channel over a message transport (stdio, in-memory): one shared stream, correlated by id. */
-import { JanusError } from '../../protocol/errors.js';
-import { classify, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
+import { classify, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { Transport } from '../../transports/transport.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 
@@ -15,14 +15,9 @@ export interface MessageChannelOptions {
   closeReason?: (waitingFor: string[]) => Promise<Error>;
 }
 
-interface Pending {
-  method: string;
-  resolve(r: JsonRpcResponse): void;
-  reject(e: Error): void;
-}
-
 export class MessageChannel implements ClientChannel {
-  private readonly pending = new Map<RequestId, Pending>();
+  /** Requests sent and not yet answered: responses are matched to them by id. */
+  private readonly pending = new PendingRequests<JsonRpcResponse>();
   private handlers: ChannelHandlers | undefined;
   private closed = false;
   /** Set when the server went away (not by our close()): the error everything now rejects with. */
@@ -46,21 +41,13 @@ export class MessageChannel implements ClientChannel {
     const c = classify(value);
     if (c.kind === 'invalid') return;
     this.handlers?.onActivity?.();
-    if (c.kind === 'response') {
-      const id = c.message.id;
-      const entry = id === undefined || id === null ? undefined : this.pending.get(id);
-      if (entry) {
-        this.pending.delete(id!);
-        entry.resolve(c.message);
-        return;
-      }
-    }
+    if (c.kind === 'response' && this.pending.settle(c.message.id, c.message)) return;
     this.handlers?.onMessage(c.message);
   }
 
   private serverGone(): void {
     if (this.closed || this.lost) return;
-    const waitingFor = [...new Set([...this.pending.values()].map((p) => p.method))];
+    const waitingFor = [...new Set(this.pending.methods())];
     const reason = this.options.closeReason?.(waitingFor) ?? Promise.resolve(new ChannelError('the server closed the connection'));
     this.lost = reason.catch((e: unknown) => (e instanceof Error ? e : new ChannelError(String(e))));
     void this.lost.then((e) => this.fail(e));
@@ -69,26 +56,14 @@ export class MessageChannel implements ClientChannel {
   request(request: JsonRpcRequest, options?: SendOptions): Promise<JsonRpcResponse> {
     if (this.lost) return this.lost.then((e) => Promise.reject(e));
     if (this.closed) return Promise.reject(new ChannelError('connection closed'));
-    return new Promise((resolve, reject) => {
-      const signal = options?.signal;
-      const onAbort = () => {
-        this.pending.delete(request.id);
-        reject(new JanusError('ABORTED', `${request.method} aborted`, { cause: signal?.reason }));
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(request.id, {
-        method: request.method,
-        resolve: (r) => (signal?.removeEventListener('abort', onAbort), resolve(r)),
-        reject: (e) => (signal?.removeEventListener('abort', onAbort), reject(e)),
-      });
+    const call = this.pending.start({ id: request.id, method: request.method, signal: options?.signal }, () =>
       this.transport.send(request).catch((e: unknown) => {
-        // The server may be gone (a write to a dead child's stdin): that is the better story.
+        // The server may be gone (a write to a dead child's stdin): that is the better story, told by fail().
         if (this.lost || this.closed) return;
-        this.pending.delete(request.id);
-        reject(new ChannelError(`could not send ${request.method}`, undefined, undefined, { cause: e }));
-      });
-    });
+        throw new ChannelError(`could not send ${request.method}`, undefined, undefined, { cause: e });
+      }),
+    );
+    return call.promise;
   }
 
   async send(message: JsonRpcNotification | JsonRpcResponse): Promise<void> {
@@ -100,8 +75,7 @@ export class MessageChannel implements ClientChannel {
   private fail(error: Error): void {
     if (this.closed) return;
     this.closed = true;
-    for (const p of this.pending.values()) p.reject(error);
-    this.pending.clear();
+    this.pending.rejectAll(error);
     this.handlers?.onClose(error);
   }
 

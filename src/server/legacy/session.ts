@@ -3,18 +3,14 @@
  * resource subscriptions, in-flight requests (for cancellation) and the server's own
  * pending requests to the client. Kept lean: many may be open at once.
  */
-import { JanusError, McpError } from '../../protocol/errors.js';
+import { JanusError } from '../../protocol/errors.js';
 import type { JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
+import { requestMessage, unwrap } from '../../jsonrpc/envelope.js';
+import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 import type { LegacyVersion } from '../../protocol/versions.js';
 import type { Inbound, LegacySession, SessionHost } from '../inbound.js';
 import type { Abortable } from '../cancel.js';
-
-interface Pending {
-  resolve(result: Record<string, unknown>): void;
-  reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
 
 /** In-flight requests; tells a waiter when the last one settles (graceful stdio shutdown). */
 export class InflightMap extends Map<RequestId, Abortable> {
@@ -45,8 +41,8 @@ export class Session implements LegacySession {
   subscriptions: Set<string> | undefined;
   /** Inbound requests in flight, by id, so `notifications/cancelled` can abort them. */
   readonly inflight = new InflightMap();
-  private pending: Map<RequestId, Pending> | undefined;
-  private nextId = 0;
+  /** The server's own requests to the client; made on the first one (most sessions never ask). */
+  private outbound: PendingRequests<JsonRpcResponse> | undefined;
   private closeHooks: Array<(s: Session) => void> = [];
 
   constructor(readonly host: SessionHost, onClose?: (s: Session) => void) {
@@ -61,50 +57,27 @@ export class Session implements LegacySession {
   }
 
   /** Sends a server-to-client request on `via` (the stream of the request that caused it) and awaits the answer. */
-  request(method: string, params: Record<string, unknown>, via: Inbound | undefined, signal: AbortSignal, timeoutMs = 60_000): Promise<Record<string, unknown>> {
-    if (this.closed) return Promise.reject(new JanusError('TRANSPORT_CLOSED', 'session closed'));
-    const id = this.nextId++;
-    this.pending ??= new Map();
-    const pending = this.pending;
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        pending.delete(id);
-        if (entry.timer) clearTimeout(entry.timer);
-        signal.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        done();
-        reject(new JanusError('ABORTED', `${method} aborted`, { cause: signal.reason }));
-      };
-      const entry: Pending = {
-        resolve: (r) => (done(), resolve(r)),
-        reject: (e) => (done(), reject(e)),
-        timer: setTimeout(() => {
-          done();
-          reject(new JanusError('TIMEOUT', `${method}: no answer from the client within ${timeoutMs} ms`));
-        }, timeoutMs),
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      pending.set(id, entry);
-      const message = { jsonrpc: '2.0' as const, id, method, params };
-      (via ?? this.host).send(message);
-    });
+  async request(method: string, params: Record<string, unknown>, via: Inbound | undefined, signal: AbortSignal, timeoutMs = 60_000): Promise<Record<string, unknown>> {
+    if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'session closed');
+    this.outbound ??= new PendingRequests(0);
+    const id = this.outbound.nextId();
+    // No onCancel yet: giving up (abort, timeout) sends the client nothing, where
+    // lifecycle.mdx §Timeouts says the sender SHOULD send notifications/cancelled.
+    const call = this.outbound.start(
+      { id, method, signal, timeoutMs, timeoutError: (m, ms) => new JanusError('TIMEOUT', `${m}: no answer from the client within ${ms} ms`) },
+      () => (via ?? this.host).send(requestMessage(id, method, params)),
+    );
+    return unwrap(await call.promise);
   }
 
   /** Routes the client's answer to one of our requests; false if none was waiting. */
   settle(response: JsonRpcResponse): boolean {
-    const id = response.id;
-    const entry = id === undefined || id === null ? undefined : this.pending?.get(id);
-    if (!entry) return false;
-    if ('error' in response) entry.reject(McpError.from(response.error));
-    else entry.resolve(response.result);
-    return true;
+    return this.outbound?.settle(response.id, response) ?? false;
   }
 
   /** The peer can no longer answer (it stopped sending): fail our requests to it now. */
   failPending(reason: string): void {
-    if (this.pending) for (const p of [...this.pending.values()]) p.reject(new JanusError('TRANSPORT_CLOSED', reason));
+    this.outbound?.rejectAll(new JanusError('TRANSPORT_CLOSED', reason));
   }
 
   close(): void {

@@ -7,6 +7,7 @@
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
+import { base64UrlToBytes, bytesToBase64Url } from '../../protocol/base64.js';
 
 export interface StatePayload {
   /** Method and target (tool/prompt name or URI) the state belongs to. */
@@ -32,17 +33,6 @@ export interface RequestStateOptions {
 const enc = new TextEncoder();
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
-function b64url(bytes: Uint8Array): string {
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromB64url(s: string): Uint8Array {
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
-
 export class RequestStateCodec {
   private readonly keys: Promise<HmacKey[]>;
   readonly ttlMs: number;
@@ -58,14 +48,14 @@ export class RequestStateCodec {
   }
 
   async digest(value: unknown): Promise<string> {
-    return b64url(new Uint8Array(await crypto.subtle.digest('SHA-256', enc.encode(canonicalJson(value ?? {}))))).slice(0, 22);
+    return bytesToBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', enc.encode(canonicalJson(value ?? {}))))).slice(0, 22);
   }
 
   async sign(payload: StatePayload): Promise<string> {
-    const body = b64url(enc.encode(JSON.stringify(payload)));
+    const body = bytesToBase64Url(enc.encode(JSON.stringify(payload)));
     const [key] = await this.keys;
     const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key!, enc.encode(body)));
-    return `${body}.${b64url(sig)}`;
+    return `${body}.${bytesToBase64Url(sig)}`;
   }
 
   /** Verifies and decodes; throws -32602 on any failure. */
@@ -77,7 +67,7 @@ export class RequestStateCodec {
     const body = state.slice(0, dot);
     let sig: Uint8Array;
     try {
-      sig = fromB64url(state.slice(dot + 1));
+      sig = base64UrlToBytes(state.slice(dot + 1));
     } catch {
       throw bad('malformed signature');
     }
@@ -91,7 +81,7 @@ export class RequestStateCodec {
     if (!valid) throw bad('signature does not verify');
     let payload: StatePayload;
     try {
-      payload = JSON.parse(new TextDecoder().decode(fromB64url(body))) as StatePayload;
+      payload = JSON.parse(new TextDecoder().decode(base64UrlToBytes(body))) as StatePayload;
     } catch {
       throw bad('malformed payload');
     }
