@@ -5,6 +5,7 @@
  */
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
+import type { Result } from '../protocol/types.js';
 
 type Params = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ const INVALIDATES: Record<string, string[]> = {
 };
 
 export class ResponseCache {
-  private readonly entries = new Map<string, { result: Params; expires: number; method: string; uri?: string }>();
+  private readonly entries = new Map<string, { result: Result; expires: number; method: string; uri?: string }>();
 
   private key(method: string, params: Params): string | undefined {
     if (!CACHEABLE.has(method) || params.inputResponses !== undefined || params.requestState !== undefined) return undefined;
@@ -25,7 +26,7 @@ export class ResponseCache {
     return `${method} ${canonicalJson(rest)}`;
   }
 
-  get(method: string, params: Params): Params | undefined {
+  get(method: string, params: Params): Result | undefined {
     const key = this.key(method, params);
     const hit = key === undefined ? undefined : this.entries.get(key);
     if (!hit) return undefined;
@@ -36,7 +37,7 @@ export class ResponseCache {
     return hit.result;
   }
 
-  put(method: string, params: Params, result: Params): void {
+  put(method: string, params: Params, result: Result): void {
     const key = this.key(method, params);
     const ttl = typeof result.ttlMs === 'number' && result.ttlMs > 0 ? result.ttlMs : 0;
     if (key === undefined || ttl === 0 || result.resultType === 'input_required') return;

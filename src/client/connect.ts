@@ -14,6 +14,10 @@ function isTransport(t: unknown): t is Transport {
   return typeof t === 'object' && t !== null && 'start' in t && 'send' in t && 'close' in t;
 }
 
+function isSpawnOptions(t: unknown): t is SpawnOptions {
+  return typeof t === 'object' && t !== null && 'command' in t && typeof t.command === 'string';
+}
+
 export async function channelFor(target: Target, options: ConnectOptions): Promise<ClientChannel> {
   if (target instanceof URL || (typeof target === 'string' && /^https?:\/\//i.test(target))) {
     const { HttpChannel } = await import('./channels/http.js');
@@ -27,9 +31,7 @@ export async function channelFor(target: Target, options: ConnectOptions): Promi
   }
   if (isChannel(target)) return target;
   if (isTransport(target)) return new MessageChannel(target, 'memory');
-  if (typeof target === 'object' && target !== null && typeof (target as SpawnOptions).command === 'string') {
-    return spawn(target as SpawnOptions);
-  }
+  if (isSpawnOptions(target)) return spawn(target);
   throw new JanusError('CONNECTION', 'connect() needs a URL, a command or a transport');
 }
 

@@ -3,7 +3,7 @@ export { connect } from './connect.js';
 export { Client } from './client.js';
 export type { ConnectOptions, Target, HandlerContext, SpawnOptions } from './options.js';
 export type { CallOptions, Progress } from './peer.js';
-export type { Verdict } from './detect.js';
+export type { Verdict } from './known-server.js';
 export type { ClientChannel, ChannelHandlers, SendOptions } from './channel.js';
 export { ChannelError } from './channel.js';
 export { ProcessChannelError } from './channels/process-error.js';

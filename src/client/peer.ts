@@ -5,7 +5,7 @@
  */
 import { ErrorCode, JanusError, McpError } from '../protocol/errors.js';
 import {
-  errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse,
+  errorResponse, isRequestId, resultResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
 import { cancelledNotification, notificationMessage, progressOf, requestMessage, withProgressToken } from '../jsonrpc/envelope.js';
 import { PendingRequests } from '../jsonrpc/pending.js';
@@ -29,7 +29,8 @@ export interface CallOptions {
 }
 
 export interface PeerHooks {
-  onServerRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Answers a server request; what it resolves with is the response's result. */
+  onServerRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<object>;
   onNotification(notification: JsonRpcNotification): void;
   /** Whether cancellation is told with notifications/cancelled (legacy, modern stdio) or by closing the stream (modern HTTP). */
   cancelsByNotification(): boolean;
@@ -49,19 +50,19 @@ export class ClientPeer {
 
   /** Routes a server-initiated message from the channel. */
   receive(message: JsonRpcMessage): void {
-    if ('method' in message && 'id' in message) {
-      void this.answer(message as JsonRpcRequest);
-    } else if ('method' in message) {
-      const n = message as JsonRpcNotification;
-      if (n.method === 'notifications/cancelled') {
-        // cancellation.mdx: the server gave up on its own request; stop the handler, send no response.
-        const id = n.params?.requestId as string | number | undefined;
-        if (id !== undefined) this.serving.get(id)?.abort(new JanusError('ABORTED', String(n.params?.reason ?? 'cancelled by the server')));
-      }
-      const progress = progressOf(n);
-      if (progress) this.calls.progress(progress);
-      this.hooks.onNotification(n);
+    if (!('method' in message)) return; // a response: the channel settles it
+    if ('id' in message) {
+      void this.answer(message);
+      return;
     }
+    if (message.method === 'notifications/cancelled') {
+      // cancellation.mdx: the server gave up on its own request; stop the handler, send no response.
+      const id = message.params?.requestId;
+      if (isRequestId(id)) this.serving.get(id)?.abort(new JanusError('ABORTED', String(message.params?.reason ?? 'cancelled by the server')));
+    }
+    const progress = progressOf(message);
+    if (progress) this.calls.progress(progress);
+    this.hooks.onNotification(message);
   }
 
   private async answer(request: JsonRpcRequest): Promise<void> {
@@ -69,7 +70,8 @@ export class ClientPeer {
     this.serving.set(request.id, controller);
     let response: JsonRpcResponse;
     try {
-      response = resultResponse(request.id, await this.hooks.onServerRequest(request, controller.signal));
+      // A shallow copy: the handler's object, as JSON.stringify would see it (own enumerable members).
+      response = resultResponse(request.id, { ...(await this.hooks.onServerRequest(request, controller.signal)) });
     } catch (e) {
       response = errorResponse(request.id, e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) });
     } finally {

@@ -21,9 +21,14 @@
  * A child that exits meanwhile rejects the probe with its exit error, never a verdict.
  */
 import { JanusError } from '../protocol/errors.js';
-import type { Client } from './client.js';
 import type { CallOptions } from './peer.js';
 import { timeoutError } from './peer.js';
+
+/** What the watch needs of the client's wire (wire.ts): arrivals, and a way to send the ping. */
+export interface WatchedWire {
+  onActivity(listener: () => void): () => void;
+  call(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown>;
+}
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -41,8 +46,8 @@ export class StartWatch {
   private readonly pingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopListening: () => void;
 
-  constructor(private readonly client: Client, private readonly probeTimeoutMs: number, startTimeoutMs: number) {
-    this.stopListening = client.onActivity(() => this.sawLife());
+  constructor(private readonly wire: WatchedWire, private readonly probeTimeoutMs: number, startTimeoutMs: number) {
+    this.stopListening = wire.onActivity(() => this.sawLife());
     if (limited(startTimeoutMs)) {
       this.deadline = setTimeout(() => this.expire(silentError(startTimeoutMs)), startTimeoutMs);
     }
@@ -72,7 +77,7 @@ export class StartWatch {
     if (this.alive || this.stopped) return;
     // Its answer, result or error, is a sign of life; what it says is not looked at. (The
     // channel reports every arrival too; a channel of the caller's own may not.)
-    void this.client.rawPeer.call('ping', {}, { timeoutMs: 0 }).then(() => this.sawLife(), () => {});
+    void this.wire.call('ping', {}, { timeoutMs: 0 }).then(() => this.sawLife(), () => {});
   }
 
   private sawLife(): void {

@@ -1,5 +1,6 @@
 /** JSON-RPC 2.0 envelopes as MCP uses them (no batches except on 2025-03-26). */
 import type { JsonRpcErrorObject } from './errors.js';
+import type { Result } from './types.js';
 
 export type RequestId = string | number;
 
@@ -50,28 +51,38 @@ export type Classified =
   | { kind: 'response'; message: JsonRpcResponse }
   | { kind: 'invalid'; id: RequestId | null; reason: string };
 
+type Fields = Record<string, unknown>;
+
+// Each guard checks one member, so that `classify` can name the one that is wrong and the
+// message's type follows from the checks it passed.
+const isVersion2 = (v: Fields): v is Fields & { jsonrpc: '2.0' } => v.jsonrpc === '2.0';
+const hasMethod = (v: Fields): v is Fields & { method: string } => typeof v.method === 'string';
+const hasParams = (v: Fields): v is Fields & { params?: Record<string, unknown> } => v.params === undefined || isObject(v.params);
+const hasId = (v: Fields): v is Fields & { id: RequestId } => isRequestId(v.id);
+const hasResult = (v: Fields): v is Fields & { result: Record<string, unknown>; id?: unknown } => isObject(v.result);
+const hasError = (v: Fields): v is Fields & { error: JsonRpcErrorObject } => {
+  const e = v.error;
+  return isObject(e) && typeof e.code === 'number' && typeof e.message === 'string';
+};
+
 export function classify(v: unknown): Classified {
   if (!isObject(v)) return { kind: 'invalid', id: null, reason: 'message must be a JSON object' };
   const id = isRequestId(v.id) ? v.id : null;
-  if (v.jsonrpc !== '2.0') return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0"' };
+  if (!isVersion2(v)) return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0"' };
   if ('method' in v) {
-    if (typeof v.method !== 'string') return { kind: 'invalid', id, reason: 'method must be a string' };
-    if (v.params !== undefined && !isObject(v.params)) {
-      return { kind: 'invalid', id, reason: 'params must be an object' };
-    }
-    if (!('id' in v)) return { kind: 'notification', message: v as unknown as JsonRpcNotification };
-    if (id === null) return { kind: 'invalid', id: null, reason: 'id must be a string or an integer' };
-    return { kind: 'request', message: v as unknown as JsonRpcRequest };
+    if (!hasMethod(v)) return { kind: 'invalid', id, reason: 'method must be a string' };
+    if (!hasParams(v)) return { kind: 'invalid', id, reason: 'params must be an object' };
+    if (!('id' in v)) return { kind: 'notification', message: v };
+    if (!hasId(v)) return { kind: 'invalid', id: null, reason: 'id must be a string or an integer' };
+    return { kind: 'request', message: v };
   }
   if ('result' in v || 'error' in v) {
     if ('result' in v && !isObject(v.result)) return { kind: 'invalid', id, reason: 'result must be an object' };
     if ('error' in v) {
-      const e = v.error;
-      if (!isObject(e) || typeof e.code !== 'number' || typeof e.message !== 'string') {
-        return { kind: 'invalid', id, reason: 'error must have a numeric code and a message' };
-      }
+      return hasError(v) ? { kind: 'response', message: v } : { kind: 'invalid', id, reason: 'error must have a numeric code and a message' };
     }
-    return { kind: 'response', message: v as unknown as JsonRpcResponse };
+    // The id is not checked: a response whose id answers no request is dropped by whoever matches it.
+    if (hasResult(v)) return { kind: 'response', message: v as JsonRpcResultResponse };
   }
   return { kind: 'invalid', id, reason: 'not a request, notification or response' };
 }
@@ -80,6 +91,16 @@ export function errorResponse(id: RequestId | null | undefined, error: JsonRpcEr
   // The schemas of every revision require an id on error responses except where it is
   // unknowable; an absent id is how "unknown" is spelt in the 2025+ schemas.
   return id === null || id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
+}
+
+/**
+ * A typed result (`CallToolResult`, `GetPromptResult`, …) seen as the open `Result` it is on
+ * the wire. Those public types have no index signature, so that a handler's object literal
+ * with a misspelt member is still a compile error; the wire, where any member may appear,
+ * takes them through here.
+ */
+export function asWireResult(result: object): Result {
+  return result as Result;
 }
 
 export function resultResponse(id: RequestId, result: Record<string, unknown>): JsonRpcResultResponse {

@@ -181,8 +181,11 @@ function derive(base: Entry, change: Change): Entry {
     const next = edit(base.fields[t] ?? new Set(), add.fields?.[t], drop.fields?.[t]);
     if (next.size) fields[t] = next;
   }
-  const errors: Record<string, number | undefined> = { ...base.errors, ...change.errors };
-  for (const k of Object.keys(errors)) if (errors[k] === undefined) delete errors[k];
+  const merged = { ...base.errors, ...change.errors };
+  const errors: RevisionErrors = {
+    ...Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, number] => entry[1] !== undefined)),
+    resourceNotFound: merged.resourceNotFound ?? base.errors.resourceNotFound,
+  };
   return {
     version: change.version,
     methods: editMethods(base.methods, add.methods, drop.methods),
@@ -193,7 +196,7 @@ function derive(base: Entry, change: Change): Entry {
       client: edit(base.capabilities.client, add.capabilities?.client, drop.capabilities?.client),
       server: edit(base.capabilities.server, add.capabilities?.server, drop.capabilities?.server),
     },
-    errors: errors as unknown as RevisionErrors,
+    errors,
     transport: { ...base.transport, ...change.transport },
     features: { ...base.features, ...change.features },
   };

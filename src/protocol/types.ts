@@ -206,3 +206,48 @@ export interface SubscriptionFilter {
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
 }
+
+/**
+ * A result as it comes off the wire (schema `Result`): `_meta`, then the method's own
+ * members. Members a revision adds (`resultType`, `ttlMs`) stay readable, as `unknown`.
+ */
+export interface Result {
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+
+export interface PaginatedResult extends Result { nextCursor?: string }
+
+/** The handshake's answer (2024-11-05 … 2025-11-25 schema `InitializeResult`). */
+export interface InitializeResult extends Result {
+  protocolVersion: string;
+  capabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions?: string;
+}
+
+/** 2026-07-28 `server/discover` (schema `DiscoverResult`); the server's info travels in `_meta`. */
+export interface DiscoverResult extends Result {
+  supportedVersions: string[];
+  capabilities: ServerCapabilities;
+  instructions?: string;
+}
+
+export interface ListToolsResult extends PaginatedResult { tools: Tool[] }
+export interface ListPromptsResult extends PaginatedResult { prompts: Prompt[] }
+export interface ListResourcesResult extends PaginatedResult { resources: Resource[] }
+export interface ListResourceTemplatesResult extends PaginatedResult { resourceTemplates: ResourceTemplate[] }
+export interface CompleteResult extends Result { completion: Completion }
+
+/** 2026-07-28: one request of an `input_required` result (schema `InputRequest`: elicitation, sampling or roots). */
+export interface InputRequest {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** 2026-07-28 (schema `InputRequiredResult`, mrtr.mdx): answers are needed before the request can complete. */
+export interface InputRequiredResult extends Result {
+  resultType: 'input_required';
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+}

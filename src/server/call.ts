@@ -1,29 +1,23 @@
 /**
  * One inbound request being served: its context object and the two era-specific seams,
- * the `Asker` (how `elicit`/`sample`/`roots` reach the client) and the emitters (where
- * progress and logs go).
+ * the `Asker` (how `elicit`/`sample`/`roots` reach the client, ask.ts) and the emitters
+ * (where progress and logs go).
  */
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { revision, since } from '../protocol/revisions.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import {
-  LOGGING_LEVELS, type CreateMessageParams, type CreateMessageResult, type ElicitResult, type LoggingLevel,
-  type Meta, type Root,
+  LOGGING_LEVELS, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitResult, type ElicitUrlParams,
+  type LoggingLevel, type Meta, type Root,
 } from '../protocol/types.js';
+import type { Asker } from './ask.js';
 import type { AskOptions, ClientView, ElicitAnswer, ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
 import { isStandard } from './schema/convert.js';
-import { elicitationForm } from './schema/elicitation.js';
-import type { Parsed, StandardSchema } from './schema/types.js';
-import type { Inbound } from './inbound.js';
+import { elicitationForm, type ElicitationForm } from './schema/elicitation.js';
+import type { JsonSchemaObject, Parsed, StandardSchema } from './schema/types.js';
+import type { Inbound } from './transport-seam.js';
 import type { Cancellation } from './cancel.js';
-
-export type AskMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-
-/** How a request reaches the client for input; one implementation per era. */
-export interface Asker {
-  ask(method: AskMethod, params: Record<string, unknown>, options: AskOptions | undefined): Promise<Record<string, unknown>>;
-}
 
 export interface CallInit {
   readonly requestId: RequestId;
@@ -93,12 +87,20 @@ export class Call implements RequestContext {
 
   elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
   elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
-  async elicit(request: ElicitFormRequest<StandardSchema | Record<string, unknown>>, options?: AskOptions): Promise<ElicitResult | ElicitAnswer<unknown>> {
+  async elicit(request: ElicitFormRequest<StandardSchema | JsonSchemaObject>, options?: AskOptions): Promise<ElicitResult | ElicitAnswer<unknown>> {
     // A Standard Schema becomes a flat requestedSchema here, before anything is asked.
-    const form = isStandard(request.requestedSchema) ? elicitationForm(request.requestedSchema) : undefined;
-    const params: Record<string, unknown> = { message: request.message, requestedSchema: form ? form.requestedSchema : request.requestedSchema };
+    const schema = request.requestedSchema;
+    let form: ElicitationForm | undefined;
+    let requestedSchema: JsonSchemaObject;
+    if (isStandard(schema)) {
+      form = elicitationForm(schema);
+      requestedSchema = form.requestedSchema;
+    } else {
+      requestedSchema = schema;
+    }
+    const params: ElicitFormParams = { message: request.message, requestedSchema };
     if (request._meta) params._meta = request._meta;
-    const answer = (await this.asker.ask('elicitation/create', params, options)) as unknown as ElicitResult;
+    const answer = await this.asker.ask('elicitation/create', params, options);
     if (!form) return answer;
     if (answer.action !== 'accept') return answer._meta ? { action: answer.action, _meta: answer._meta } : { action: answer.action };
     const checked = await form.validate(answer.content ?? {});
@@ -112,56 +114,22 @@ export class Call implements RequestContext {
     if (!revision(this.protocolVersion).features.urlElicitation) {
       throw new JanusError('PROTOCOL', `URL elicitation needs protocol ${since((r) => r.features.urlElicitation)} or later (this request uses ${this.protocolVersion})`);
     }
-    const params: Record<string, unknown> = { mode: 'url', message: request.message, url: request.url };
+    const params: ElicitUrlParams = { mode: 'url', message: request.message, url: request.url };
     // 2025-11-25 correlates completion through elicitationId; 2026-07-28 dropped it.
     if (this.era === 'legacy') params.elicitationId = request.elicitationId ?? crypto.randomUUID();
     if (request._meta) params._meta = request._meta;
-    return (await this.asker.ask('elicitation/create', params, options)) as unknown as ElicitResult;
+    return this.asker.ask('elicitation/create', params, options);
   }
 
   async sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
-    return (await this.asker.ask('sampling/createMessage', request as unknown as Record<string, unknown>, options)) as unknown as CreateMessageResult;
+    return this.asker.ask('sampling/createMessage', request, options);
   }
 
   async roots(options?: AskOptions): Promise<Root[]> {
-    const result = await this.asker.ask('roots/list', {}, options);
-    return (result.roots ?? []) as Root[];
+    return (await this.asker.ask('roots/list', {}, options)).roots;
   }
 
   closeStream(): void {
     (this.inbound.closeStream ?? NOOP_CLOSE).call(this.inbound);
-  }
-}
-
-/**
- * Which client capability an ask needs (client/elicitation.mdx §Capabilities: an empty
- * `elicitation` object means form only), as the `requiredCapabilities` shape of -32021.
- */
-export function requiredCapability(method: AskMethod, params: Record<string, unknown>): Record<string, object> {
-  switch (method) {
-    case 'elicitation/create':
-      return params.mode === 'url' ? { elicitation: { url: {} } } : { elicitation: { form: {} } };
-    case 'sampling/createMessage':
-      return params.tools !== undefined ? { sampling: { tools: {} } } : { sampling: {} };
-    case 'roots/list':
-      return { roots: {} };
-  }
-}
-
-export function clientCan(caps: Record<string, unknown>, method: AskMethod, params: Record<string, unknown>): boolean {
-  switch (method) {
-    case 'elicitation/create': {
-      const e = caps.elicitation as Record<string, unknown> | undefined;
-      if (!e || typeof e !== 'object') return false;
-      if (params.mode === 'url') return 'url' in e;
-      return 'form' in e || !('url' in e);
-    }
-    case 'sampling/createMessage': {
-      const s = caps.sampling as Record<string, unknown> | undefined;
-      if (!s || typeof s !== 'object') return false;
-      return params.tools === undefined || 'tools' in s;
-    }
-    case 'roots/list':
-      return typeof caps.roots === 'object' && caps.roots !== null;
   }
 }

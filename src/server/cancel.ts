@@ -3,6 +3,7 @@
  * AbortSignal (and the listener on the channel's own signal) is made only when one does:
  * an AbortController per request, let alone `AbortSignal.any`, is measurable on the hot path.
  */
+import type { RequestId } from '../protocol/jsonrpc.js';
 
 /** What in-flight maps hold: anything `notifications/cancelled` can abort. */
 export interface Abortable {
@@ -36,4 +37,13 @@ export class Cancellation implements Abortable {
     }
     return controller.signal;
   }
+}
+
+/**
+ * The in-flight requests of a channel that cancels by notification (stdio's legacy session),
+ * by request id, so `notifications/cancelled` can reach modern requests and listen streams too.
+ */
+export interface InflightRegistry {
+  set(id: RequestId, request: Abortable): unknown;
+  delete(id: RequestId): unknown;
 }

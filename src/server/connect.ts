@@ -3,12 +3,11 @@
  * session, opened up front, whose id also keys cancellation for modern requests on the
  * same channel (stdio cancels by notification).
  */
-import { JanusError } from '../protocol/errors.js';
+import { ErrorCode, JanusError } from '../protocol/errors.js';
 import { errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transports/transport.js';
 import type { Core } from './core.js';
-import type { Inbound, LegacySession, TransportKind } from './inbound.js';
-import type { Session } from './legacy/session.js';
+import type { Inbound, LegacySession, TransportKind } from './transport-seam.js';
 
 export interface Connection {
   readonly session: LegacySession;
@@ -43,17 +42,17 @@ export async function connectTransport(core: Core, transport: Transport, kind: T
   // The peer stopped sending (stdin EOF): listen streams end, requests already in flight
   // still get their answers, then the session closes.
   // server.close() closes the session; the transport goes with it.
-  (session as Session).onClosed(() => finish());
+  session.onClosed(() => finish());
   const onClose = () => {
     core.endListeners((i) => i === inbound);
-    (session as Session).failPending('the client closed its input');
-    void (session as Session).inflight.settled().then(finish);
+    session.failPending('the client closed its input');
+    void session.inflight.settled().then(finish);
     // A handler that never settles (one waiting on ctx.signal) must not keep the channel open.
     setTimeout(finish, graceMs).unref?.();
   };
   await transport.start({
     onMessage: (m) => void core.handle(m, inbound),
-    onParseError: () => send(errorResponse(null, { code: -32700, message: 'Parse error' })),
+    onParseError: () => send(errorResponse(null, { code: ErrorCode.ParseError, message: 'Parse error' })),
     onClose,
     onError: (e) => core.reportError(e),
   });

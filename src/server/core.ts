@@ -1,114 +1,52 @@
 /**
- * The server core: decides the era of each inbound message and hands it to that era's
- * dispatcher. Modern (`_meta` protocol version, or a modern-only method) is served
- * statelessly; everything else belongs to the legacy session of its channel.
+ * The server core: what a transport drives (`ServerCore`). It decides the era of each inbound
+ * message (src/protocol/era-claim.ts) and hands it to that era's dispatcher with the server's
+ * services. Modern (`_meta` protocol version, or a modern-only method) is served statelessly;
+ * everything else belongs to the legacy session of its channel, which the core opened and
+ * keeps, with the listen streams, to tell them about changes.
  */
+import { claimsModern } from '../protocol/era-claim.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification } from '../protocol/jsonrpc.js';
-import type { Implementation, ServerCapabilities } from '../protocol/types.js';
 import { revision, revisionsWith } from '../protocol/revisions.js';
-import { MODERN_VERSIONS, type ProtocolVersion } from '../protocol/versions.js';
-import type { Backplane, ServerEvent } from './backplane.js';
-import type { Abortable } from './cancel.js';
-import { META } from '../protocol/meta.js';
-import type { HeaderParam, ServerCore } from './core-api.js';
-import type { CacheHint } from './features/resources.js';
-import type { Operations } from './features/operations.js';
-import type { Inbound, LegacySession, SessionHost } from './inbound.js';
-import type { Internals } from './internals.js';
+import { MODERN_VERSIONS } from '../protocol/versions.js';
+import type { ServerEvent } from './backplane.js';
 import { handleLegacyNotification, handleLegacyRequest } from './legacy/dispatch.js';
 import { Session } from './legacy/session.js';
-import { claimsModern } from './modern/envelope.js';
-import { handleModernRequest, type ModernDeps } from './modern/dispatch.js';
-import { ListenHub } from './modern/listen.js';
-import type { RequestStateCodec } from './modern/request-state.js';
-import type { Registry } from './registry.js';
-import { pick } from './shape.js';
+import { handleModernRequest } from './modern/dispatch.js';
+import type { ListenHub } from './modern/listen.js';
+import { Services, type ServerConfig } from './services.js';
+import type { HeaderParam, Inbound, ServerCore, SessionHost } from './transport-seam.js';
 
-export interface CoreConfig {
-  info: Implementation;
-  instructions: string | undefined;
-  registry: Registry;
-  ops: Operations;
-  codec: RequestStateCodec;
-  backplane: Backplane;
-  eras: { legacy: boolean; modern: boolean };
-  extraCapabilities: ServerCapabilities | undefined;
-  cache: Record<string, CacheHint>;
-  onError: (error: unknown) => void;
-}
-
-const DEFAULT_CACHE: CacheHint = { ttlMs: 0, scope: 'private' };
 const BATCHES_REFUSED = `Invalid Request: JSON-RPC batches are only allowed on protocol ${revisionsWith((r) => r.transport.batches).join(', ')}`;
 
-export class Core implements ServerCore, ModernDeps, Internals {
-  readonly info: Implementation;
-  readonly instructions: string | undefined;
-  readonly registry: Registry;
-  readonly ops: Operations;
-  readonly codec: RequestStateCodec;
-  readonly hub = new ListenHub();
-  readonly infoMeta: Record<string, unknown>;
+export class Core implements ServerCore {
+  private readonly services: Services;
+  /** The listen streams of this instance (the services' own). */
+  readonly hub: ListenHub;
   readonly sessions = new Map<string, Session>();
-  private readonly capsCache = new Map<string, ServerCapabilities>();
-  private capsVersion = -1;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly config: CoreConfig) {
-    this.info = config.info;
-    this.infoMeta = Object.freeze({ [META.serverInfo]: config.info });
-    this.instructions = config.instructions;
-    this.registry = config.registry;
-    this.ops = config.ops;
-    this.codec = config.codec;
+  constructor(private readonly config: ServerConfig) {
+    this.services = new Services(config);
+    this.hub = this.services.hub;
     this.unsubscribe = config.backplane.subscribe((e) => this.deliver(e));
   }
 
   get name(): string {
-    return this.info.name;
+    return this.config.info.name;
   }
 
   reportError(error: unknown): void {
-    this.config.onError(error);
-  }
-
-  cacheHint(method: string): CacheHint {
-    return this.config.cache[method] ?? DEFAULT_CACHE;
-  }
-
-  capabilities(v: ProtocolVersion): ServerCapabilities {
-    if (this.capsVersion !== this.registry.version) {
-      this.capsCache.clear();
-      this.capsVersion = this.registry.version;
-    }
-    let caps = this.capsCache.get(v);
-    if (!caps) this.capsCache.set(v, (caps = this.buildCapabilities(v)));
-    return caps;
-  }
-
-  private buildCapabilities(v: ProtocolVersion): ServerCapabilities {
-    const r = this.registry;
-    const extra = this.config.extraCapabilities ?? {};
-    const caps: ServerCapabilities = {};
-    if (r.tools.size || extra.tools) caps.tools = { listChanged: true, ...extra.tools };
-    if (r.prompts.size || extra.prompts) caps.prompts = { listChanged: true, ...extra.prompts };
-    if (r.resources.size || r.templates.size || extra.resources) caps.resources = { subscribe: true, listChanged: true, ...extra.resources };
-    caps.logging = {};
-    if (r.prompts.size || r.templates.size || extra.completions) caps.completions = {};
-    if (extra.experimental) caps.experimental = extra.experimental;
-    if (extra.extensions) caps.extensions = extra.extensions;
-    return pick('ServerCapabilities', v, caps) as ServerCapabilities;
+    this.services.reportError(error);
   }
 
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined {
-    return this.registry.tools.get(name)?.headerParams;
+    return this.config.registry.tools.get(name)?.headerParams;
   }
 
-  inflightFor(inbound: Inbound): Map<string | number, Abortable> | undefined {
-    return (inbound.session as Session | undefined)?.inflight;
-  }
-
-  openSession(host: SessionHost): LegacySession {
+  /** A session of this core; message transports (connect.ts) use the whole of it. */
+  openSession(host: SessionHost): Session {
     const session = new Session(host, (s) => this.sessions.delete(s.id));
     this.sessions.set(session.id, session);
     return session;
@@ -125,46 +63,44 @@ export class Core implements ServerCore, ModernDeps, Internals {
   }
 
   private async handleOne(payload: unknown, inbound: Inbound): Promise<void> {
-    const c = classify(payload);
-    const session = inbound.session as Session | undefined;
-    switch (c.kind) {
+    const classified = classify(payload);
+    const session = sessionOf(inbound);
+    switch (classified.kind) {
       case 'invalid':
-        return inbound.send(errorResponse(c.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${c.reason}` }));
+        return inbound.send(errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` }));
       case 'response':
-        session?.settle(c.message);
+        session?.settle(classified.message);
         return;
       case 'notification':
-        if (session) handleLegacyNotification(session, c.message);
+        if (session) handleLegacyNotification(session, classified.message);
         return;
       case 'request': {
-        const req = c.message;
+        const request = classified.message;
         const { legacy, modern } = this.config.eras;
-        const wire = inbound.wire ?? (claimsModern(req.method, req.params) ? 'modern' : 'legacy');
+        const wire = inbound.wire ?? (claimsModern(request.method, request.params) ? 'modern' : 'legacy');
         if (modern && (!legacy || wire === 'modern')) {
-          if (!legacy && req.method === 'initialize') {
-            return inbound.send(errorResponse(req.id, {
+          if (!legacy && request.method === 'initialize') {
+            return inbound.send(errorResponse(request.id, {
               code: ErrorCode.UnsupportedProtocolVersion,
               message: 'This server speaks only the stateless revision; use server/discover',
-              data: { supported: [...MODERN_VERSIONS].reverse(), requested: req.params?.protocolVersion ?? null },
+              data: { supported: [...MODERN_VERSIONS].reverse(), requested: request.params?.protocolVersion ?? null },
             }));
           }
-          return handleModernRequest(this, req, inbound);
+          // A channel that cancels by notification (stdio) keys its modern requests in its session's in-flight map.
+          return handleModernRequest(this.services, request, inbound, session?.inflight);
         }
         if (!session) {
-          return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'No session: send initialize first' }));
+          return inbound.send(errorResponse(request.id, { code: ErrorCode.InvalidRequest, message: 'No session: send initialize first' }));
         }
-        return handleLegacyRequest(this, session, req, inbound);
+        return handleLegacyRequest(this.services, session, request, inbound);
       }
     }
   }
 
   /** JSON-RPC batches exist only in 2025-03-26 (README §2.1); initialize is never batched. */
   private async handleBatch(batch: unknown[], inbound: Inbound): Promise<void> {
-    const session = inbound.session as Session | undefined;
-    const v = session?.protocolVersion;
-    const allowed =
-      batch.length > 0 && v !== undefined && revision(v).transport.batches &&
-      !batch.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+    const v = sessionOf(inbound)?.protocolVersion;
+    const allowed = batch.length > 0 && v !== undefined && revision(v).transport.batches && !batch.some(isInitialize);
     if (!allowed) {
       return inbound.send(errorResponse(null, { code: ErrorCode.InvalidRequest, message: BATCHES_REFUSED }));
     }
@@ -172,13 +108,9 @@ export class Core implements ServerCore, ModernDeps, Internals {
       await Promise.all(batch.map((m) => this.handleOne(m, inbound)));
       return;
     }
-    // Collect the batch's responses into one array; its notifications (progress, logs) still go out as they happen.
-    const responses: JsonRpcMessage[] = [];
-    const collecting: Inbound = Object.create(inbound, {
-      send: { value: (m: JsonRpcMessage) => ('method' in m ? inbound.send(m) : responses.push(m)) },
-    }) as Inbound;
+    const collecting = new BatchInbound(inbound);
     await Promise.all(batch.map((m) => this.handleOne(m, collecting)));
-    if (responses.length) inbound.sendBatch(responses);
+    if (collecting.responses.length) inbound.sendBatch(collecting.responses);
   }
 
   publish(event: ServerEvent): void {
@@ -189,14 +121,14 @@ export class Core implements ServerCore, ModernDeps, Internals {
   private deliver(event: ServerEvent): void {
     if (event.type === 'list_changed') {
       const method = `notifications/${event.kind}/list_changed`;
-      for (const s of this.sessions.values()) {
-        if (s.initialized) send(s, { jsonrpc: '2.0', method });
+      for (const session of this.sessions.values()) {
+        if (session.initialized) sendTo(session, { jsonrpc: '2.0', method });
       }
       this.hub.listChanged(event.kind);
     } else {
-      for (const s of this.sessions.values()) {
-        if (s.initialized && s.subscriptions?.has(event.uri)) {
-          send(s, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
+      for (const session of this.sessions.values()) {
+        if (session.initialized && session.subscriptions?.has(event.uri)) {
+          sendTo(session, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
         }
       }
       this.hub.resourceUpdated(event.uri);
@@ -205,9 +137,10 @@ export class Core implements ServerCore, ModernDeps, Internals {
 
   /** Sends a notification to one session if its revision has that method; false when there is no such session. */
   notifySession(id: string, message: JsonRpcNotification): boolean {
-    const s = this.sessions.get(id);
-    if (!s?.initialized || !revision(s.protocolVersion!).methods.serverNotifications.has(message.method)) return false;
-    send(s, message);
+    const session = this.sessions.get(id);
+    const v = session?.protocolVersion;
+    if (!session?.initialized || v === undefined || !revision(v).methods.serverNotifications.has(message.method)) return false;
+    sendTo(session, message);
     return true;
   }
 
@@ -218,13 +151,48 @@ export class Core implements ServerCore, ModernDeps, Internals {
   close(): void {
     this.unsubscribe();
     this.hub.endAll();
-    for (const s of [...this.sessions.values()]) s.close();
+    for (const session of [...this.sessions.values()]) session.close();
   }
 }
 
-function send(s: Session, m: JsonRpcMessage): void {
+/** The session of a payload, as this core opened it (a transport hands back what `openSession` gave it). */
+function sessionOf(inbound: Inbound): Session | undefined {
+  const session = inbound.session;
+  return session instanceof Session ? session : undefined;
+}
+
+function isInitialize(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize';
+}
+
+/** A batch's channel: its responses are collected into one array; its notifications (progress, logs) still go out as they happen. */
+class BatchInbound implements Inbound {
+  readonly responses: JsonRpcMessage[] = [];
+  constructor(private readonly channel: Inbound) {}
+  get transport(): Inbound['transport'] {
+    return this.channel.transport;
+  }
+  get signal(): AbortSignal | undefined {
+    return this.channel.signal;
+  }
+  get session(): Inbound['session'] {
+    return this.channel.session;
+  }
+  get wire(): Inbound['wire'] {
+    return this.channel.wire;
+  }
+  send(message: JsonRpcMessage): void {
+    if ('method' in message) this.channel.send(message);
+    else this.responses.push(message);
+  }
+  closeStream(): void {
+    this.channel.closeStream?.();
+  }
+}
+
+function sendTo(session: Session, message: JsonRpcMessage): void {
   try {
-    s.host.send(m);
+    session.host.send(message);
   } catch {
     // A host that cannot deliver drops the message; the session's transport reports its own failure.
   }

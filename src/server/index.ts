@@ -1,7 +1,9 @@
 /** `janus-mcp/server`: define once, serve every MCP revision. */
-export { createServer, Server } from './server.js';
+export { createServer, Server, coreOf } from './server.js';
 export type { ServerOptions, Registration } from './server.js';
 export type { Connection } from './connect.js';
+// The seam for transport authors: what a transport drives (src/server/transport-seam.ts).
+export type { ServerCore, Inbound, SessionHost, LegacySession, TransportKind, HeaderParam } from './transport-seam.js';
 export type { RequestContext, AskOptions, ElicitFormRequest, ElicitAnswer, ElicitUrlRequest, ClientView } from './context.js';
 export type { ToolConfig, ToolHandler, ToolReturn, StructuredReturn, ToolErrorResult } from './features/tools.js';
 export { toolError } from './features/tools.js';

@@ -10,37 +10,49 @@ import type { ToolEntry } from './features/tools.js';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
+/** What each of the registry's maps holds. */
+export interface Entries {
+  tools: ToolEntry;
+  prompts: PromptEntry;
+  resources: ResourceEntry;
+  templates: TemplateEntry;
+}
+export type EntryKind = keyof Entries;
+
 export class Registry {
   readonly tools = new Map<string, ToolEntry>();
   readonly prompts = new Map<string, PromptEntry>();
   readonly resources = new Map<string, ResourceEntry>();
   readonly templates = new Map<string, TemplateEntry>();
+  private readonly maps: { readonly [K in EntryKind]: Map<string, Entries[K]> } = {
+    tools: this.tools, prompts: this.prompts, resources: this.resources, templates: this.templates,
+  };
   /** Bumped on every change; caches of shaped lists key on it. */
   version = 0;
   /** Set by the server: called after each change. */
   onChange: (kind: ListKind) => void = () => {};
 
-  add<K extends 'tools' | 'prompts' | 'resources' | 'templates'>(map: K, key: string, entry: Registry[K] extends Map<string, infer E> ? E : never): void {
-    const m = this[map] as Map<string, unknown>;
-    if (m.has(key)) throw new JanusError('REGISTRATION', `${singular(map)} "${key}" is already registered`);
-    m.set(key, entry);
-    this.changed(map);
+  add<K extends EntryKind>(kind: K, key: string, entry: Entries[K]): void {
+    const map = this.maps[kind];
+    if (map.has(key)) throw new JanusError('REGISTRATION', `${singular(kind)} "${key}" is already registered`);
+    map.set(key, entry);
+    this.changed(kind);
   }
 
-  replace<K extends 'tools' | 'prompts' | 'resources' | 'templates'>(map: K, key: string, entry: Registry[K] extends Map<string, infer E> ? E : never): void {
-    (this[map] as Map<string, unknown>).set(key, entry);
-    this.changed(map);
+  replace<K extends EntryKind>(kind: K, key: string, entry: Entries[K]): void {
+    this.maps[kind].set(key, entry);
+    this.changed(kind);
   }
 
-  remove(map: 'tools' | 'prompts' | 'resources' | 'templates', key: string): boolean {
-    const removed = (this[map] as Map<string, unknown>).delete(key);
-    if (removed) this.changed(map);
+  remove(kind: EntryKind, key: string): boolean {
+    const removed = this.maps[kind].delete(key);
+    if (removed) this.changed(kind);
     return removed;
   }
 
-  private changed(map: 'tools' | 'prompts' | 'resources' | 'templates'): void {
+  private changed(kind: EntryKind): void {
     this.version++;
-    this.onChange(map === 'templates' ? 'resources' : map);
+    this.onChange(kind === 'templates' ? 'resources' : kind);
   }
 }
 

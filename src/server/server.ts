@@ -8,7 +8,6 @@ import type { Transport } from '../transports/transport.js';
 import { LocalBackplane, type Backplane } from './backplane.js';
 import { connectTransport, type Connection } from './connect.js';
 import { Core } from './core.js';
-import type { ServerCore } from './core-api.js';
 import { Operations } from './features/operations.js';
 import { definePrompt, type AnyPromptHandler, type PromptArguments, type PromptConfig, type PromptHandler } from './features/prompts.js';
 import {
@@ -16,8 +15,10 @@ import {
 } from './features/resources.js';
 import { defineTool, type AnyToolHandler, type ToolConfig, type ToolHandler } from './features/tools.js';
 import { RequestStateCodec, type RequestStateOptions } from './modern/request-state.js';
-import { Registry } from './registry.js';
+import { Registry, type EntryKind, type Entries } from './registry.js';
 import type { SchemaInput } from './schema/types.js';
+import type { CacheableMethod } from './services.js';
+import type { ServerCore } from './transport-seam.js';
 
 export interface ServerOptions {
   name: string;
@@ -35,7 +36,7 @@ export interface ServerOptions {
   /** Signing keys and lifetime of MRTR `requestState`. Give secrets when several instances serve one endpoint. */
   requestState?: RequestStateOptions;
   /** 2026-07-28 cache hints per method (default `{ ttlMs: 0, scope: 'private' }`). */
-  cache?: Partial<Record<'server/discover' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read', CacheHint>>;
+  cache?: Partial<Record<CacheableMethod, CacheHint>>;
   /** Capabilities to declare beyond what the registry implies (e.g. `tools` before any tool exists, `experimental`, `extensions`). */
   capabilities?: ServerCapabilities;
   /** Shares registry changes and resource updates across instances (default: this process only). */
@@ -60,7 +61,10 @@ export class Server {
   constructor(options: ServerOptions) {
     if (!options?.name || !options.version) throw new JanusError('REGISTRATION', 'createServer needs { name, version }');
     const info: Implementation = { name: options.name, version: options.version };
-    for (const k of ['title', 'description', 'websiteUrl', 'icons'] as const) if (options[k] !== undefined) (info as unknown as Record<string, unknown>)[k] = options[k];
+    if (options.title !== undefined) info.title = options.title;
+    if (options.description !== undefined) info.description = options.description;
+    if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl;
+    if (options.icons !== undefined) info.icons = options.icons;
     this[CORE] = new Core({
       info,
       instructions: options.instructions,
@@ -70,7 +74,7 @@ export class Server {
       backplane: options.backplane ?? new LocalBackplane(),
       eras: { legacy: options.eras?.legacy ?? true, modern: options.eras?.modern ?? true },
       extraCapabilities: options.capabilities,
-      cache: (options.cache ?? {}) as Record<string, CacheHint>,
+      cache: options.cache ?? {},
       onError: options.onError ?? ((e) => console.error('[janus-mcp]', e)),
     });
     this.registry.onChange = (kind) => this[CORE].publish({ type: 'list_changed', kind });
@@ -80,15 +84,17 @@ export class Server {
    * Adds an entry and returns its handle: `update` rebuilds it from the merged config
    * (validating again) and `remove` drops it; each change tells connected clients.
    */
-  private register<C, E extends { config: C }>(map: 'tools' | 'prompts' | 'resources' | 'templates', key: string, define: (config: C) => E, config: C): Registration<C> {
+  private register<K extends EntryKind>(
+    kind: K, key: string, define: (config: Entries[K]['config']) => Entries[K], config: Entries[K]['config'],
+  ): Registration<Entries[K]['config']> {
     let current = define(config);
-    this.registry.add(map, key, current as never);
+    this.registry.add(kind, key, current);
     return {
       update: (patch) => {
         current = define({ ...current.config, ...patch });
-        this.registry.replace(map, key, current as never);
+        this.registry.replace(kind, key, current);
       },
-      remove: () => void this.registry.remove(map, key),
+      remove: () => void this.registry.remove(kind, key),
     };
   }
 
@@ -168,7 +174,11 @@ export function createServer(options: ServerOptions): Server {
   return new Server(options);
 }
 
-/** Internal: the core a transport drives. */
+/**
+ * The core of `server`, as a transport drives it: the seam for transport authors
+ * (transport-seam.ts). The built-in transports (stdio, in-memory, HTTP) reach the server
+ * through it alone; a custom one (WebSockets, a queue) is written against it the same way.
+ */
 export function coreOf(server: Server): ServerCore {
   return server[CORE];
 }

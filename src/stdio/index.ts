@@ -1,6 +1,5 @@
 /** `janus-mcp/stdio`: serve a server over this process's stdin/stdout. */
-import type { Connection } from '../server/connect.js';
-import type { Server } from '../server/server.js';
+import type { Connection, Server } from '../server/index.js';
 import { StdioTransport, type StdioTransportOptions } from '../transports/stdio.js';
 
 export { StdioTransport } from '../transports/stdio.js';

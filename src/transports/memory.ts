@@ -25,7 +25,7 @@ class MemoryTransport implements Transport {
 
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closing) throw new JanusError('TRANSPORT_CLOSED', 'in-memory transport is closed');
-    const copy = JSON.parse(JSON.stringify(message)) as unknown;
+    const copy: unknown = JSON.parse(JSON.stringify(message));
     // Deliver asynchronously, as a real wire would.
     queueMicrotask(() => this.peer.deliver(copy));
   }

@@ -46,7 +46,7 @@ export class StdioTransport implements Transport {
         try {
           value = JSON.parse(line);
         } catch (e) {
-          handlers.onParseError?.(e as Error);
+          handlers.onParseError?.(e instanceof Error ? e : new Error(String(e)));
           return;
         }
         handlers.onMessage(value);

@@ -61,7 +61,8 @@ export function messagesIn(value: unknown): JsonRpcMessage[] {
 
 export function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    const value: unknown = JSON.parse(text);
+    return value;
   } catch {
     return undefined;
   }

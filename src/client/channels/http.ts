@@ -14,6 +14,7 @@ import { META } from '../../protocol/meta.js';
 import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { PendingRequests, type PendingCall } from '../../jsonrpc/pending.js';
 import { revision } from '../../protocol/revisions.js';
+import type { Meta } from '../../protocol/types.js';
 import { isModernVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
@@ -51,8 +52,8 @@ type Op = PendingCall<JsonRpcResponse>;
 
 /** A stateless-era request (its version is in `_meta`): its stream is never resumed (2026-07-28 streamable-http.mdx §Receiving Messages). */
 function isModernRequest(request: JsonRpcRequest): boolean {
-  const meta = request.params?._meta as Record<string, unknown> | undefined;
-  return isModernVersion(meta?.[META.protocolVersion]);
+  const params: { _meta?: Meta } | undefined = request.params;
+  return isModernVersion(params?._meta?.[META.protocolVersion]);
 }
 
 export class HttpChannel implements ClientChannel {

@@ -1,52 +1,94 @@
 /**
- * The era-neutral work behind each feature method. Results come back in the wire shape
- * of the revision in use (newest shape for 2026-07-28); each era's dispatcher adds its own
- * envelope fields (resultType, cache hints, serverInfo).
+ * The era-neutral work behind each feature method. Results come back in the newest wire
+ * shape, as the protocol types describe them; each era's dispatcher shapes them for the
+ * revision in use (src/server/shape.ts) and adds its own envelope fields (resultType, cache
+ * hints, serverInfo). Nothing here knows eras or revisions: where an answer differs per
+ * revision beyond its shape (the code of an unknown resource), a feature throws an
+ * era-neutral error (`ResourceNotFound`) that the dispatcher maps.
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
-import type { ProtocolVersion } from '../../protocol/versions.js';
-import type { Resource } from '../../protocol/types.js';
+import type {
+  CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult,
+  ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+} from '../../protocol/types.js';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../registry.js';
-import { revision } from '../../protocol/revisions.js';
-import {
-  shapeCallToolResult, shapeGetPromptResult, shapePrompt, shapeReadResourceResult, shapeResource, shapeResourceTemplate, shapeTool,
-} from '../shape.js';
-import { toCompletion } from './completion.js';
-import { checkPromptArguments, toGetPromptResult } from './prompts.js';
-import { toReadResult, type CacheHint } from './resources.js';
-import { toCallToolResult, toolError, type ToolEntry } from './tools.js';
-import type { CallToolResult } from '../../protocol/types.js';
 import type { Validation } from '../schema/convert.js';
+import { toCompletion, type Completer } from './completion.js';
+import { checkPromptArguments, toGetPromptResult } from './prompts.js';
+import { ResourceNotFound, toReadResult, type CacheHint } from './resources.js';
+import { toCallToolResult, toolError, type ToolEntry } from './tools.js';
+import { isObject } from '../guards.js';
 
+/** A request's params as they came off the wire: read and checked here. */
 type Params = Record<string, unknown>;
-type Result = Record<string, unknown>;
 
 export interface OperationsOptions {
   /** Page size of list results; undefined = one page. */
   pageSize: number | undefined;
 }
 
-/** Per-revision shaped lists, rebuilt only when the registry changes. */
-class ShapedListCache {
+/** A `resources/read` answer and the cache hint of the resource that gave it. */
+export interface ResourceRead {
+  readonly result: ReadResourceResult;
+  readonly cache: CacheHint | undefined;
+}
+
+/**
+ * The registry's entries as wire lists, in registration order, rebuilt only when the registry
+ * changes: a list request pages (and the dispatcher shapes) the same array until then.
+ */
+class WireLists {
   private version = -1;
-  private readonly byRevision = new Map<string, readonly Result[]>();
-  get(registry: Registry, key: string, build: () => readonly Result[]): readonly Result[] {
-    if (this.version !== registry.version) {
-      this.byRevision.clear();
-      this.version = registry.version;
-    }
-    let list = this.byRevision.get(key);
-    if (!list) this.byRevision.set(key, (list = build()));
-    return list;
+  private toolList: Tool[] | undefined;
+  private promptList: Prompt[] | undefined;
+  private resourceList: Resource[] | undefined;
+  private templateList: ResourceTemplate[] | undefined;
+
+  constructor(private readonly registry: Registry) {}
+
+  private current(): void {
+    if (this.version === this.registry.version) return;
+    this.version = this.registry.version;
+    this.toolList = this.promptList = this.resourceList = this.templateList = undefined;
+  }
+
+  tools(): Tool[] {
+    this.current();
+    return (this.toolList ??= [...this.registry.tools.values()].map((t) => t.wire));
+  }
+
+  prompts(): Prompt[] {
+    this.current();
+    return (this.promptList ??= [...this.registry.prompts.values()].map((p) => p.wire));
+  }
+
+  resources(): Resource[] {
+    this.current();
+    return (this.resourceList ??= [...this.registry.resources.values()].map((r) => r.wire));
+  }
+
+  templates(): ResourceTemplate[] {
+    this.current();
+    return (this.templateList ??= [...this.registry.templates.values()].map((t) => t.wire));
   }
 }
 
-export class Operations {
-  private readonly lists = new ShapedListCache();
-  constructor(private readonly registry: Registry, private readonly options: OperationsOptions) {}
+// One page of each kind of list (pagination.mdx): `nextCursor` only when more follow.
+const toolPage = (tools: Tool[], nextCursor: string | undefined): ListToolsResult => (nextCursor === undefined ? { tools } : { tools, nextCursor });
+const promptPage = (prompts: Prompt[], nextCursor: string | undefined): ListPromptsResult => (nextCursor === undefined ? { prompts } : { prompts, nextCursor });
+const resourcePage = (resources: Resource[], nextCursor: string | undefined): ListResourcesResult => (nextCursor === undefined ? { resources } : { resources, nextCursor });
+const templatePage = (resourceTemplates: ResourceTemplate[], nextCursor: string | undefined): ListResourceTemplatesResult =>
+  nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor };
 
-  private page(items: readonly Result[], params: Params, field: string): Result {
+export class Operations {
+  private readonly lists: WireLists;
+  constructor(private readonly registry: Registry, private readonly options: OperationsOptions) {
+    this.lists = new WireLists(registry);
+  }
+
+  /** The page of `items` that `params.cursor` names: the whole list (the same array) when no page size is set. */
+  private page<T, R>(items: T[], params: Params, result: (page: T[], nextCursor: string | undefined) => R): R {
     const size = this.options.pageSize;
     const cursor = params.cursor;
     let start = 0;
@@ -54,23 +96,20 @@ export class Operations {
       start = decodeCursor(cursor);
       if (start > items.length) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
     }
-    if (size === undefined && start === 0) return { [field]: items };
+    if (size === undefined && start === 0) return result(items, undefined);
     const end = size === undefined ? items.length : Math.min(items.length, start + size);
-    const out: Result = { [field]: items.slice(start, end) };
-    if (end < items.length) out.nextCursor = encodeCursor(end);
-    return out;
+    return result(items.slice(start, end), end < items.length ? encodeCursor(end) : undefined);
   }
 
-  listTools(params: Params, v: ProtocolVersion): Result {
-    const tools = this.lists.get(this.registry, `tools@${v}`, () => [...this.registry.tools.values()].map((t) => shapeTool(v, t.wire)));
-    return this.page(tools, params, 'tools');
+  listTools(params: Params): ListToolsResult {
+    return this.page(this.lists.tools(), params, toolPage);
   }
 
   /**
    * Runs a tool. Stays synchronous while the validator and the handler are: a plain
    * value comes back, and the modern dispatcher then skips its input-required machinery.
    */
-  callTool(params: Params, ctx: RequestContext, v: ProtocolVersion): Result | Promise<Result> {
+  callTool(params: Params, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a tool name');
     const tool = this.registry.tools.get(name);
@@ -78,79 +117,59 @@ export class Operations {
     const raw = params.arguments ?? {};
     // Input validation failures are tool execution errors the model can correct
     // (2025-11-25 server/tools.mdx §Error Handling), not protocol errors.
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      return shapeFor(v, toolError(`Invalid arguments for tool ${name}: arguments must be an object`));
-    }
+    if (!isObject(raw)) return toolError(`Invalid arguments for tool ${name}: arguments must be an object`);
     const checked = tool.input.validate(raw);
-    return checked instanceof Promise
-      ? checked.then((c) => runTool(tool, c, ctx, v))
-      : runTool(tool, checked, ctx, v);
+    return checked instanceof Promise ? checked.then((c) => runTool(tool, c, ctx)) : runTool(tool, checked, ctx);
   }
 
-  listPrompts(params: Params, v: ProtocolVersion): Result {
-    const prompts = this.lists.get(this.registry, `prompts@${v}`, () => [...this.registry.prompts.values()].map((p) => shapePrompt(v, p.wire)));
-    return this.page(prompts, params, 'prompts');
+  listPrompts(params: Params): ListPromptsResult {
+    return this.page(this.lists.prompts(), params, promptPage);
   }
 
-  async getPrompt(params: Params, ctx: RequestContext, v: ProtocolVersion): Promise<Result> {
+  async getPrompt(params: Params, ctx: RequestContext): Promise<GetPromptResult> {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'prompts/get needs a prompt name');
     const prompt = this.registry.prompts.get(name);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
     const args = await checkPromptArguments(prompt, params.arguments);
     // The registry erased the handler's argument type; checkPromptArguments produced it.
-    const result = toGetPromptResult(await prompt.handler(args as never, ctx));
-    return shapeGetPromptResult(v, result) as unknown as Result;
+    return toGetPromptResult(await prompt.handler(args as never, ctx));
   }
 
-  async listResources(params: Params, v: ProtocolVersion): Promise<Result> {
-    const direct = this.lists.get(this.registry, `resources@${v}`, () => [...this.registry.resources.values()].map((r) => shapeResource(v, r.wire)));
+  /** Registered resources, then those the templates' `list` offer now. */
+  async listResources(params: Params): Promise<ListResourcesResult> {
+    const direct = this.lists.resources();
     const listers = [...this.registry.templates.values()].filter((t) => t.config.list);
-    if (!listers.length) return this.page(direct, params, 'resources');
-    const extra: Resource[] = [];
-    for (const t of listers) extra.push(...(await t.config.list!()));
-    return this.page([...direct, ...extra.map((r) => shapeResource(v, r as unknown as Result))], params, 'resources');
+    if (!listers.length) return this.page(direct, params, resourcePage);
+    const all = [...direct];
+    for (const t of listers) if (t.config.list) all.push(...(await t.config.list()));
+    return this.page(all, params, resourcePage);
   }
 
-  listTemplates(params: Params, v: ProtocolVersion): Result {
-    const templates = this.lists.get(this.registry, `templates@${v}`, () => [...this.registry.templates.values()].map((t) => shapeResourceTemplate(v, t.wire)));
-    return this.page(templates, params, 'resourceTemplates');
+  listTemplates(params: Params): ListResourceTemplatesResult {
+    return this.page(this.lists.templates(), params, templatePage);
   }
 
   /** Returns the result and the cache hint of the resource that answered. */
-  async readResource(params: Params, ctx: RequestContext, v: ProtocolVersion): Promise<{ result: Result; cache: CacheHint | undefined }> {
+  async readResource(params: Params, ctx: RequestContext): Promise<ResourceRead> {
     const uri = params.uri;
     if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'resources/read needs a uri');
     const direct = this.registry.resources.get(uri);
-    let result;
-    let cache: CacheHint | undefined;
-    if (direct) {
-      result = toReadResult(uri, direct.config.mimeType, await direct.read(uri, ctx));
-      cache = direct.config.cache;
-    } else {
-      for (const t of this.registry.templates.values()) {
-        const vars = t.match(uri);
-        if (!vars) continue;
-        result = toReadResult(uri, t.config.mimeType, await t.read(uri, vars, ctx));
-        cache = t.config.cache;
-        break;
-      }
+    if (direct) return { result: toReadResult(uri, direct.config.mimeType, await direct.read(uri, ctx)), cache: direct.config.cache };
+    for (const t of this.registry.templates.values()) {
+      const vars = t.match(uri);
+      if (!vars) continue;
+      return { result: toReadResult(uri, t.config.mimeType, await t.read(uri, vars, ctx)), cache: t.config.cache };
     }
-    if (!result) {
-      // -32002, or -32602 where servers MUST NOT emit -32002 any more (2026-07-28 resources.mdx §Error Handling).
-      throw new McpError(revision(v).errors.resourceNotFound, `Resource not found: ${uri}`, { uri });
-    }
-    return { result: shapeReadResourceResult(v, result) as unknown as Result, cache };
+    throw new ResourceNotFound(uri);
   }
 
-  async complete(params: Params, ctx: RequestContext): Promise<Result> {
-    const ref = params.ref as Params | undefined;
-    const argument = params.argument as Params | undefined;
-    if (!ref || typeof ref !== 'object' || !argument || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+  async complete(params: Params, ctx: RequestContext): Promise<CompleteResult> {
+    const { ref, argument } = params;
+    if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
       throw new McpError(ErrorCode.InvalidParams, 'completion/complete needs ref and argument {name, value}');
     }
-    const context = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
-    let completer;
+    let completer: Completer | undefined;
     if (ref.type === 'ref/prompt') {
       const prompt = this.registry.prompts.get(String(ref.name));
       if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
@@ -165,7 +184,7 @@ export class Operations {
       throw new McpError(ErrorCode.InvalidParams, 'ref.type must be ref/prompt or ref/resource');
     }
     const completion = completer
-      ? toCompletion(await completer({ value: argument.value, arguments: context }, ctx))
+      ? toCompletion(await completer({ value: argument.value, arguments: contextArguments(params.context) }, ctx))
       : { values: [], total: 0, hasMore: false };
     return { completion };
   }
@@ -175,39 +194,39 @@ export class Operations {
   }
 }
 
-function shapeFor(v: ProtocolVersion, result: CallToolResult): Result {
-  return shapeCallToolResult(v, result as unknown as Result);
+/** `context.arguments` of a completion request (2025-06-18 and later): the values resolved so far. */
+function contextArguments(context: unknown): Record<string, string> {
+  const args = isObject(context) ? context.arguments : undefined;
+  if (!isObject(args)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(args)) if (typeof v === 'string') out[k] = v;
+  return out;
 }
 
 /** A handler's failure: protocol errors go on the wire, anything else is a tool error for the model. */
-function failed(e: unknown, v: ProtocolVersion): Result {
+function failed(e: unknown): CallToolResult {
   if (e instanceof McpError) throw e;
-  return shapeFor(v, toolError(e instanceof Error ? e.message : String(e)));
+  return toolError(e instanceof Error ? e.message : String(e));
 }
 
-function finish(tool: ToolEntry, out: unknown, v: ProtocolVersion): Result | Promise<Result> {
-  const normalized = toCallToolResult(tool, out);
-  return normalized instanceof Promise ? normalized.then((r) => shapeFor(v, r)) : shapeFor(v, normalized);
-}
-
-function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext, v: ProtocolVersion): Result | Promise<Result> {
-  if (!checked.ok) return shapeFor(v, toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`));
+function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
+  if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`);
   let out;
   try {
     // The registry erased the handler's argument type; the validator produced that type.
     out = tool.handler(checked.value as never, ctx);
     if (!isThenable(out)) {
-      const r = finish(tool, out, v);
-      return r instanceof Promise ? r.catch((e: unknown) => failed(e, v)) : r;
+      const r = toCallToolResult(tool, out);
+      return r instanceof Promise ? r.catch(failed) : r;
     }
   } catch (e) {
-    return failed(e, v);
+    return failed(e);
   }
-  return Promise.resolve(out).then((o) => finish(tool, o, v)).catch((e: unknown) => failed(e, v));
+  return Promise.resolve(out).then((o) => toCallToolResult(tool, o)).catch(failed);
 }
 
-function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
-  return typeof (v as { then?: unknown } | null)?.then === 'function';
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && 'then' in v && typeof v.then === 'function';
 }
 
 function encodeCursor(offset: number): string {
@@ -216,7 +235,8 @@ function encodeCursor(offset: number): string {
 
 function decodeCursor(cursor: unknown): number {
   try {
-    const o = (JSON.parse(atob(String(cursor))) as { o?: unknown }).o;
+    const decoded: unknown = JSON.parse(atob(String(cursor)));
+    const o = isObject(decoded) ? decoded.o : undefined;
     if (typeof o === 'number' && Number.isInteger(o) && o >= 0) return o;
   } catch {
     // fall through

@@ -1,10 +1,12 @@
 /** Prompt definitions. Arguments are strings on the wire (docs/…/server/prompts.mdx). */
 import { JanusError, McpError, ErrorCode } from '../../protocol/errors.js';
-import type { ContentBlock, GetPromptResult, Icon, Meta, PromptArgument, PromptMessage } from '../../protocol/types.js';
+import type { ContentBlock, GetPromptResult, Icon, Meta, Prompt, PromptArgument, PromptMessage } from '../../protocol/types.js';
 import { compileSchema, type CompiledSchema } from '../schema/convert.js';
 import type { Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
 import type { Completer } from './completion.js';
+import { isObject } from '../guards.js';
+import { withoutUndefined } from './wire-object.js';
 
 export type PromptReturn = string | PromptMessage[] | GetPromptResult;
 
@@ -56,7 +58,8 @@ export interface PromptEntry {
   readonly arguments: PromptArgument[];
   readonly schema: CompiledSchema | undefined;
   readonly handler: AnyPromptHandler;
-  readonly wire: Record<string, unknown>;
+  /** The newest wire shape; each revision picks the fields it defines. */
+  readonly wire: Prompt;
 }
 
 export function definePrompt(name: string, config: PromptConfig, handler: AnyPromptHandler): PromptEntry {
@@ -70,12 +73,9 @@ export function definePrompt(name: string, config: PromptConfig, handler: AnyPro
     schema = compileSchema(config.arguments, `prompt "${name}" arguments`);
     args = argumentsFromSchema(schema.json);
   }
-  const wire: Record<string, unknown> = { name };
-  if (config.title !== undefined) wire.title = config.title;
-  if (config.description !== undefined) wire.description = config.description;
-  if (args.length) wire.arguments = args;
-  if (config.icons !== undefined) wire.icons = config.icons;
-  if (config._meta !== undefined) wire._meta = config._meta;
+  const wire = withoutUndefined<Prompt>({
+    name, title: config.title, description: config.description, arguments: args.length ? args : undefined, icons: config.icons, _meta: config._meta,
+  });
   return { name, config, arguments: args, schema, handler, wire };
 }
 
@@ -84,23 +84,23 @@ function isArgumentList(a: PromptArguments | undefined): a is readonly PromptArg
 }
 
 function argumentsFromSchema(json: Record<string, unknown>): PromptArgument[] {
-  const props = (json.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
+  const props = isObject(json.properties) ? json.properties : {};
+  const required: unknown[] = Array.isArray(json.required) ? json.required : [];
   return Object.entries(props).map(([name, p]) => {
     const arg: PromptArgument = { name };
-    if (typeof p.title === 'string') arg.title = p.title;
-    if (typeof p.description === 'string') arg.description = p.description;
-    if (required.has(name)) arg.required = true;
+    if (isObject(p) && typeof p.title === 'string') arg.title = p.title;
+    if (isObject(p) && typeof p.description === 'string') arg.description = p.description;
+    if (required.includes(name)) arg.required = true;
     return arg;
   });
 }
 
 /** Checks arguments: required ones present, all strings, then the schema if one was given. */
 export async function checkPromptArguments(prompt: PromptEntry, raw: unknown): Promise<unknown> {
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+  if (raw !== undefined && !isObject(raw)) {
     throw new McpError(ErrorCode.InvalidParams, 'arguments must be an object of strings');
   }
-  const args = (raw ?? {}) as Record<string, unknown>;
+  const args = raw ?? {};
   for (const a of prompt.arguments) {
     if (a.required && args[a.name] === undefined) {
       throw new McpError(ErrorCode.InvalidParams, `prompt "${prompt.name}": missing required argument "${a.name}"`);
@@ -109,7 +109,7 @@ export async function checkPromptArguments(prompt: PromptEntry, raw: unknown): P
   for (const [k, v] of Object.entries(args)) {
     if (typeof v !== 'string') throw new McpError(ErrorCode.InvalidParams, `prompt "${prompt.name}": argument "${k}" must be a string`);
   }
-  if (!prompt.schema) return args as Record<string, string>;
+  if (!prompt.schema) return args; // every value was checked to be a string
   const checked = await prompt.schema.validate(args);
   if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `prompt "${prompt.name}": invalid arguments: ${checked.message}`);
   return checked.value;

@@ -1,9 +1,11 @@
 /** Resources and resource templates (docs/…/server/resources.mdx). */
 import { JanusError, McpError, ErrorCode } from '../../protocol/errors.js';
-import type { Annotations, Icon, Meta, ReadResourceResult, Resource, ResourceContents } from '../../protocol/types.js';
+import type { Annotations, Icon, Meta, ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from '../../protocol/types.js';
 import type { RequestContext } from '../context.js';
 import { bytesToBase64 } from '../../protocol/base64.js';
 import type { Completer } from './completion.js';
+import { isObject } from '../guards.js';
+import { withoutUndefined } from './wire-object.js';
 
 /** 2026-07-28 cache hints (server/utilities/caching.mdx). */
 export interface CacheHint {
@@ -31,7 +33,8 @@ export interface ResourceEntry {
   readonly uri: string;
   readonly config: ResourceConfig;
   readonly read: ResourceReader;
-  readonly wire: Record<string, unknown>;
+  /** The newest wire shape; each revision picks the fields it defines. */
+  readonly wire: Resource;
 }
 
 export interface TemplateConfig extends Omit<ResourceConfig, 'size'> {
@@ -49,16 +52,20 @@ export interface TemplateEntry {
   readonly read: TemplateReader;
   readonly match: (uri: string) => Record<string, string> | undefined;
   readonly variables: readonly string[];
-  readonly wire: Record<string, unknown>;
+  /** The newest wire shape; each revision picks the fields it defines. */
+  readonly wire: ResourceTemplate;
 }
 
-function describe(config: ResourceConfig | TemplateConfig, head: Record<string, unknown>): Record<string, unknown> {
-  const wire: Record<string, unknown> = { ...head, name: config.name };
-  for (const k of ['title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'] as const) {
-    const v = (config as ResourceConfig)[k];
-    if (v !== undefined) wire[k] = v;
+/**
+ * No resource or template answers a URI. Era-neutral on purpose: the wire code differs per
+ * revision (-32002 up to 2025-11-25; -32602 in 2026-07-28, where servers MUST NOT send -32002,
+ * server/resources.mdx §Error Handling), so the dispatcher of the era in use maps it.
+ */
+export class ResourceNotFound extends Error {
+  constructor(readonly uri: string) {
+    super(`Resource not found: ${uri}`);
+    this.name = 'ResourceNotFound';
   }
-  return wire;
 }
 
 export function defineResource(uri: string, config: ResourceConfig, read: ResourceReader | string): ResourceEntry {
@@ -66,14 +73,22 @@ export function defineResource(uri: string, config: ResourceConfig, read: Resour
   if (!config?.name) throw new JanusError('REGISTRATION', `resource "${uri}" needs a name`);
   const reader: ResourceReader = typeof read === 'string' ? () => read : read;
   if (typeof reader !== 'function') throw new JanusError('REGISTRATION', `resource "${uri}" needs a reader function or text`);
-  return { uri, config, read: reader, wire: describe(config, { uri }) };
+  const wire = withoutUndefined<Resource>({
+    uri, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType, size: config.size,
+    annotations: config.annotations, icons: config.icons, _meta: config._meta,
+  });
+  return { uri, config, read: reader, wire };
 }
 
 export function defineTemplate(uriTemplate: string, config: TemplateConfig, read: TemplateReader): TemplateEntry {
   if (!config?.name) throw new JanusError('REGISTRATION', `resource template "${uriTemplate}" needs a name`);
   if (typeof read !== 'function') throw new JanusError('REGISTRATION', `resource template "${uriTemplate}" needs a reader function`);
   const { match, variables } = compileTemplate(uriTemplate);
-  return { uriTemplate, config, read, match, variables, wire: describe(config, { uriTemplate }) };
+  const wire = withoutUndefined<ResourceTemplate>({
+    uriTemplate, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
+    annotations: config.annotations, icons: config.icons, _meta: config._meta,
+  });
+  return { uriTemplate, config, read, match, variables, wire };
 }
 
 /**
@@ -145,9 +160,17 @@ export function toReadResult(uri: string, mimeType: string | undefined, value: R
   if (typeof value === 'string') return { contents: [withMime({ uri, text: value }, mimeType)] };
   if (value instanceof Uint8Array) return { contents: [withMime({ uri, blob: bytesToBase64(value) }, mimeType)] };
   if (Array.isArray(value)) return { contents: value };
-  if (value && Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
-  if (value && typeof (value as ResourceContents).uri === 'string') return { contents: [value as ResourceContents] };
+  if (isReadResult(value)) return value;
+  if (isResourceContents(value)) return { contents: [value] };
   throw new McpError(ErrorCode.InternalError, `resource reader for "${uri}" returned nothing readable`);
+}
+
+function isReadResult(v: unknown): v is ReadResourceResult {
+  return isObject(v) && Array.isArray(v.contents);
+}
+
+function isResourceContents(v: unknown): v is ResourceContents {
+  return isObject(v) && typeof v.uri === 'string';
 }
 
 function withMime<T extends ResourceContents>(c: T, mimeType: string | undefined): T {

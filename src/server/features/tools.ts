@@ -1,10 +1,12 @@
 /** Tool definitions: declared once, validated at registration, era-neutral. */
-import { JanusError, McpError } from '../../protocol/errors.js';
-import type { CallToolResult, ContentBlock, Icon, Meta, ToolAnnotations } from '../../protocol/types.js';
+import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
+import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../../protocol/types.js';
 import { readHeaderParams, type HeaderParam } from '../../protocol/x-mcp-header.js';
 import { compileSchema, NO_ARGUMENTS, type CompiledSchema } from '../schema/convert.js';
 import type { Accepted, Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
+import { isObject } from '../guards.js';
+import { withoutUndefined } from './wire-object.js';
 
 /** What a tool handler may return when the tool has no typed `output` schema; see `toCallToolResult`. */
 export type ToolReturn = string | CallToolResult | ContentBlock[] | Record<string, unknown> | unknown[] | number | boolean | null | undefined;
@@ -66,7 +68,7 @@ export interface ToolEntry {
   readonly headerParams: readonly HeaderParam[];
   readonly handler: AnyToolHandler;
   /** The newest wire shape; each revision picks the fields it defines. */
-  readonly wire: Record<string, unknown>;
+  readonly wire: Tool;
 }
 
 /** Tool names per docs/2025-11-25/server/tools.mdx §Tool Names. */
@@ -81,26 +83,19 @@ export function defineTool(name: string, config: ToolConfig, handler: AnyToolHan
   const output = config.output ? compileSchema(config.output, `tool "${name}" output`, 'output') : undefined;
   const headers = readHeaderParams(input.json);
   if (!headers.ok) throw new JanusError('REGISTRATION', `tool "${name}": ${headers.reason}`);
-  const wire: Record<string, unknown> = { name };
-  if (config.title !== undefined) wire.title = config.title;
-  if (config.description !== undefined) wire.description = config.description;
-  wire.inputSchema = input.json;
-  if (output) wire.outputSchema = output.json;
-  if (config.annotations !== undefined) wire.annotations = config.annotations;
-  if (config.icons !== undefined) wire.icons = config.icons;
-  if (config._meta !== undefined) wire._meta = config._meta;
+  const wire = withoutUndefined<Tool>({
+    name, title: config.title, description: config.description, inputSchema: input.json, outputSchema: output?.json,
+    annotations: config.annotations, icons: config.icons, _meta: config._meta,
+  });
   return { name, config, input, output, headerParams: headers.params, handler, wire };
 }
 
 function isContentBlock(v: unknown): v is ContentBlock {
-  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
+  return typeof v === 'object' && v !== null && 'type' in v && typeof v.type === 'string';
 }
 
 function isCallToolResult(v: unknown): v is CallToolResult {
-  return (
-    typeof v === 'object' && v !== null && !Array.isArray(v) &&
-    Array.isArray((v as CallToolResult).content) && (v as CallToolResult).content.every(isContentBlock)
-  );
+  return isObject(v) && Array.isArray(v.content) && v.content.every(isContentBlock);
 }
 
 /**
@@ -137,11 +132,11 @@ function structured(value: unknown): CallToolResult {
  */
 async function checkOutput(tool: ToolEntry, output: CompiledSchema, result: CallToolResult, derived: boolean): Promise<CallToolResult> {
   if (result.structuredContent === undefined) {
-    throw new McpError(-32603, `tool "${tool.name}" declares an output schema but returned no structured content`);
+    throw new McpError(ErrorCode.InternalError, `tool "${tool.name}" declares an output schema but returned no structured content`);
   }
   const checked = await output.validate(result.structuredContent);
   if (!checked.ok) {
-    throw new McpError(-32603, `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`);
+    throw new McpError(ErrorCode.InternalError, `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`);
   }
   if (checked.value === result.structuredContent) return result;
   // Text derived from the value is derived again; content the handler chose is kept.

@@ -1,92 +1,119 @@
 /**
  * Handshake-era dispatch (2024-11-05 … 2025-11-25). The handshake swaps tables instead of
  * sprinkling checks: before `initialize` only it and `ping` exist; after it, until
- * `notifications/initialized`, only `ping`; then the full table.
+ * `notifications/initialized`, only `ping`; then the full table. Features answer
+ * era-neutral; each route shapes the answer for the session's revision (shape.ts).
  */
 import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
-import { errorResponse, resultResponse, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { asWireResult, errorResponse, resultResponse, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { revision, since } from '../../protocol/revisions.js';
 import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
-import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types.js';
-import { Call, clientCan, type Asker } from '../call.js';
+import type { ClientCapabilities, InitializeResult, Result } from '../../protocol/types.js';
+import { clientCan, isAnswer, type AskAnswers, type AskMethod, type AskParams, type Asker } from '../ask.js';
+import { Call } from '../call.js';
 import { Cancellation } from '../cancel.js';
-import type { Inbound } from '../inbound.js';
-import type { Internals } from '../internals.js';
-import { pick } from '../shape.js';
+import type { AskOptions } from '../context.js';
+import { isImplementation, isLoggingLevel, isObject } from '../guards.js';
+import type { ServerServices } from '../services.js';
+import {
+  pick, shapeCallToolResult, shapeGetPromptResult, shapePromptList, shapeReadResourceResult, shapeResourceList, shapeTemplateList,
+  shapeToolList,
+} from '../shape.js';
+import type { Inbound } from '../transport-seam.js';
+import { toWireError } from '../wire-error.js';
 import type { Session } from './session.js';
 
+/** A request's params as they came off the wire. */
 type Params = Record<string, unknown>;
-type Handler = (s: Internals, session: Session, params: Params, call: Call) => Promise<Params> | Params;
+type Capability = 'tools' | 'prompts' | 'resources' | 'completions' | 'logging';
 
-const EMPTY = Object.freeze({}) as Params;
+const EMPTY: Result = Object.freeze({});
 
-function initialize(s: Internals, session: Session, params: Params): Params {
+/** One method of the session table: the capability it needs, its work, and its answer's shape for the session's revision. */
+interface SessionRoute<R extends object = object> {
+  /** Answered -32601 unless the server declares this capability. */
+  readonly need?: Capability;
+  run(server: ServerServices, session: Session, params: Params, ctx: Call): R | Promise<R>;
+  shape(v: LegacyVersion, result: R): object;
+}
+
+/** Ties a route's work to its shaping, so that each shaper gets the result of its own route. */
+const route = <R extends object>(r: SessionRoute<R>): SessionRoute => r;
+const asIs = <R extends Result>(_v: LegacyVersion, result: R): R => result;
+
+function subscription(add: boolean): SessionRoute {
+  return route({
+    need: 'resources',
+    run: (_server, session, params) => {
+      const uri = params.uri;
+      if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'uri must be a string');
+      if (add) (session.subscriptions ??= new Set()).add(uri);
+      else session.subscriptions?.delete(uri);
+      return EMPTY;
+    },
+    shape: asIs,
+  });
+}
+
+/** The methods after the handshake (`initialize` and `ping` are answered before it). */
+const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(Object.entries({
+  'tools/list': route({ need: 'tools', run: (server, _session, params) => server.ops.listTools(params), shape: shapeToolList }),
+  'tools/call': route({ need: 'tools', run: (server, _session, params, ctx) => server.ops.callTool(params, ctx), shape: shapeCallToolResult }),
+  'prompts/list': route({ need: 'prompts', run: (server, _session, params) => server.ops.listPrompts(params), shape: shapePromptList }),
+  'prompts/get': route({ need: 'prompts', run: (server, _session, params, ctx) => server.ops.getPrompt(params, ctx), shape: shapeGetPromptResult }),
+  'resources/list': route({ need: 'resources', run: (server, _session, params) => server.ops.listResources(params), shape: shapeResourceList }),
+  'resources/templates/list': route({ need: 'resources', run: (server, _session, params) => server.ops.listTemplates(params), shape: shapeTemplateList }),
+  'resources/read': route({
+    need: 'resources',
+    run: (server, _session, params, ctx) => server.ops.readResource(params, ctx),
+    shape: (v, read) => shapeReadResourceResult(v, read.result),
+  }),
+  'resources/subscribe': subscription(true),
+  'resources/unsubscribe': subscription(false),
+  'logging/setLevel': route({
+    need: 'logging',
+    run: (_server, session, params) => {
+      if (!isLoggingLevel(params.level)) throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${String(params.level)}`);
+      session.logLevel = params.level;
+      return EMPTY;
+    },
+    shape: asIs,
+  }),
+  'completion/complete': route({ need: 'completions', run: (server, _session, params, ctx) => server.ops.complete(params, ctx), shape: asIs }),
+}));
+
+/** lifecycle.mdx §Initialization: the handshake's answer, and the session's negotiated revision and client. */
+function initialize(server: ServerServices, session: Session, params: Params): InitializeResult {
   const requested = params.protocolVersion;
   if (typeof requested !== 'string') throw new McpError(ErrorCode.InvalidParams, 'initialize needs params.protocolVersion');
   // lifecycle.mdx §Version Negotiation: agree to a supported version, else offer our latest
   // handshake revision. 2026-07-28 is never negotiated here: it has no handshake.
   const version: LegacyVersion = isLegacyVersion(requested) ? requested : LATEST_LEGACY_VERSION;
   session.protocolVersion = version;
-  session.clientInfo = params.clientInfo as Session['clientInfo'];
-  const caps = params.capabilities;
-  session.clientCapabilities = caps && typeof caps === 'object' ? (caps as Session['clientCapabilities']) : {};
-  const result: Params = {
+  session.clientInfo = isImplementation(params.clientInfo) ? params.clientInfo : undefined;
+  const caps: ClientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
+  session.clientCapabilities = caps;
+  const result: InitializeResult = {
     protocolVersion: version,
-    capabilities: s.capabilities(version),
-    serverInfo: pick('Implementation', version, s.info as unknown as Params),
+    capabilities: server.capabilities(version),
+    serverInfo: pick('Implementation', version, server.info),
   };
-  if (s.instructions !== undefined) result.instructions = s.instructions;
+  if (server.instructions !== undefined) result.instructions = server.instructions;
   return result;
 }
 
-function setLevel(_s: Internals, session: Session, params: Params): Params {
-  const level = params.level;
-  if (typeof level !== 'string' || !LOGGING_LEVELS.includes(level as LoggingLevel)) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
-  }
-  session.logLevel = level as LoggingLevel;
-  return EMPTY;
-}
-
-function subscription(add: boolean): Handler {
-  return (s, session, params) => {
-    const uri = params.uri;
-    if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'uri must be a string');
-    if (add) (session.subscriptions ??= new Set()).add(uri);
-    else session.subscriptions?.delete(uri);
-    return EMPTY;
-  };
-}
-
-/** Methods after the handshake, with the capability each needs (-32601 when undeclared). */
-const FULL: Record<string, { need?: 'tools' | 'prompts' | 'resources' | 'completions' | 'logging'; run: Handler }> = {
-  ping: { run: () => EMPTY },
-  'tools/list': { need: 'tools', run: (s, ss, p) => s.ops.listTools(p, ss.protocolVersion!) },
-  'tools/call': { need: 'tools', run: (s, ss, p, c) => s.ops.callTool(p, c, ss.protocolVersion!) },
-  'prompts/list': { need: 'prompts', run: (s, ss, p) => s.ops.listPrompts(p, ss.protocolVersion!) },
-  'prompts/get': { need: 'prompts', run: (s, ss, p, c) => s.ops.getPrompt(p, c, ss.protocolVersion!) },
-  'resources/list': { need: 'resources', run: (s, ss, p) => s.ops.listResources(p, ss.protocolVersion!) },
-  'resources/templates/list': { need: 'resources', run: (s, ss, p) => s.ops.listTemplates(p, ss.protocolVersion!) },
-  'resources/read': { need: 'resources', run: async (s, ss, p, c) => (await s.ops.readResource(p, c, ss.protocolVersion!)).result },
-  'resources/subscribe': { need: 'resources', run: subscription(true) },
-  'resources/unsubscribe': { need: 'resources', run: subscription(false) },
-  'logging/setLevel': { need: 'logging', run: setLevel },
-  'completion/complete': { need: 'completions', run: (s, _ss, p, c) => s.ops.complete(p, c) },
-};
-
-const NEVER_READY: Record<string, true> = { initialize: true };
-
 /** 2024-11-05 had completion/complete but no `completions` capability: there, offering prompts or templates is enough. */
-function offers(s: Internals, need: string, v: LegacyVersion): boolean {
-  if (need === 'completions' && !revision(v).capabilities.server.has('completions')) return s.ops.hasCompletions();
-  return need in s.capabilities(v);
+function offers(server: ServerServices, need: Capability, v: LegacyVersion): boolean {
+  if (need === 'completions' && !revision(v).capabilities.server.has('completions')) return server.ops.hasCompletions();
+  return need in server.capabilities(v);
 }
 
 /** 2025-06-18 `PrimitiveSchemaDefinition`: flat properties of primitive types; multi-select arrived in 2025-11-25. */
 function primitiveOnly(schema: unknown): string | undefined {
-  const props = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  const props = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   for (const [name, prop] of Object.entries(props)) {
-    if (!['string', 'number', 'integer', 'boolean'].includes(String(prop?.type))) return `field "${name}" has type ${JSON.stringify(prop?.type)}`;
+    const type = isObject(prop) ? prop.type : undefined;
+    if (!['string', 'number', 'integer', 'boolean'].includes(String(type))) return `field "${name}" has type ${JSON.stringify(type)}`;
   }
   return undefined;
 }
@@ -97,63 +124,64 @@ const SAMPLING_TOOLS_SINCE = since((r) => r.capabilities.client.has('sampling.to
 /** Reaches the client through real server-to-client requests on the session. */
 class SessionAsker implements Asker {
   constructor(private readonly session: Session, private readonly inbound: Inbound, private readonly cancel: Cancellation) {}
-  ask(method: Parameters<Asker['ask']>[0], params: Params, options: { timeoutMs?: number } | undefined): Promise<Params> {
-    const v = this.session.protocolVersion!;
+
+  async ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
+    const session = this.session;
+    const v = session.protocolVersion ?? LATEST_LEGACY_VERSION;
     // A failed ask is the handler's problem, not the client's request's: a local error
     // (a tool reports it as isError), never a request that the revision cannot carry.
-    const refuse = (why: string) => Promise.reject(new JanusError('PROTOCOL', why));
-    const r = revision(v);
+    const refuse = (why: string) => new JanusError('PROTOCOL', why);
+    const rev = revision(v);
+    const wire: Params = { ...params };
     if (method === 'elicitation/create') {
-      if (!r.methods.serverRequests.has(method)) return refuse(`elicitation needs protocol ${ELICITATION_SINCE} or later (session uses ${v})`);
-      const problem = r.features.multiSelectElicitation ? undefined : primitiveOnly(params.requestedSchema);
-      if (problem) return refuse(`${problem}: protocol ${v} elicitation allows only string, number, integer, boolean and enum fields`);
+      if (!rev.methods.serverRequests.has(method)) throw refuse(`elicitation needs protocol ${ELICITATION_SINCE} or later (session uses ${v})`);
+      const problem = rev.features.multiSelectElicitation ? undefined : primitiveOnly(wire.requestedSchema);
+      if (problem) throw refuse(`${problem}: protocol ${v} elicitation allows only string, number, integer, boolean and enum fields`);
     }
-    if (!clientCan(this.session.clientCapabilities, method, params)) {
-      return refuse(`the client did not declare the capability ${method} needs`);
-    }
-    let p = params;
-    if (method === 'sampling/createMessage' && !r.capabilities.client.has('sampling.tools') && (p.tools !== undefined || p.toolChoice !== undefined)) {
-      return refuse(`sampling with tools needs protocol ${SAMPLING_TOOLS_SINCE} (session uses ${v})`);
+    if (!clientCan(session.clientCapabilities, method, params)) throw refuse(`the client did not declare the capability ${method} needs`);
+    if (method === 'sampling/createMessage' && !rev.capabilities.client.has('sampling.tools') && (wire.tools !== undefined || wire.toolChoice !== undefined)) {
+      throw refuse(`sampling with tools needs protocol ${SAMPLING_TOOLS_SINCE} (session uses ${v})`);
     }
     // `mode` came with URL elicitation.
-    if (method === 'elicitation/create' && p.mode === undefined && r.features.urlElicitation) p = { mode: 'form', ...p };
-    return this.session.request(method, p, this.inbound, this.cancel.signal, options?.timeoutMs);
+    const sent = method === 'elicitation/create' && wire.mode === undefined && rev.features.urlElicitation ? { mode: 'form', ...wire } : wire;
+    const answer = await session.request(method, sent, this.inbound, this.cancel.signal, options?.timeoutMs);
+    if (!isAnswer(method, answer)) throw refuse(`the client's answer to ${method} does not have the shape its result needs`);
+    return answer;
   }
 }
 
-export async function handleLegacyRequest(s: Internals, session: Session, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
+export async function handleLegacyRequest(server: ServerServices, session: Session, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
   const params = req.params ?? EMPTY;
-  const send = (m: Parameters<Inbound['send']>[0]) => inbound.send(m);
   if (req.method === 'initialize') {
     if (session.protocolVersion !== undefined) {
-      return send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'Session already initialized' }));
+      return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'Session already initialized' }));
     }
     try {
-      return send(resultResponse(req.id, initialize(s, session, params)));
+      return inbound.send(resultResponse(req.id, initialize(server, session, params)));
     } catch (e) {
-      return send(errorResponse(req.id, toWireError(s, e)));
+      return inbound.send(errorResponse(req.id, toWireError(e, LATEST_LEGACY_VERSION, server)));
     }
   }
-  if (session.closed) return send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'Session closed' }));
-  if (req.method === 'ping') return send(resultResponse(req.id, EMPTY));
-  if (!session.initialized) {
-    const why = session.protocolVersion === undefined ? 'send initialize first' : 'send notifications/initialized first';
-    return send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: `Session not initialized: ${why}` }));
+  if (session.closed) return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'Session closed' }));
+  if (req.method === 'ping') return inbound.send(resultResponse(req.id, EMPTY));
+  const v = session.protocolVersion;
+  if (!session.initialized || v === undefined) {
+    const why = v === undefined ? 'send initialize first' : 'send notifications/initialized first';
+    return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: `Session not initialized: ${why}` }));
   }
-  const entry = FULL[req.method];
-  const v = session.protocolVersion!;
-  if (!entry || NEVER_READY[req.method] || (entry.need && !offers(s, entry.need, v))) {
-    return send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
+  const entry = SESSION_ROUTES.get(req.method);
+  if (!entry || (entry.need && !offers(server, entry.need, v))) {
+    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
   }
   // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
   const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
   session.inflight.set(req.id, cancel);
-  const call = new Call({
+  const ctx = new Call({
     requestId: req.id,
     era: 'legacy',
     version: v,
     client: { info: session.clientInfo, capabilities: session.clientCapabilities },
-    meta: params._meta as Params | undefined,
+    meta: isObject(params._meta) ? params._meta : undefined,
     sessionId: session.id,
     inbound,
     cancel,
@@ -163,14 +191,14 @@ export async function handleLegacyRequest(s: Internals, session: Session, req: J
   });
   let response;
   try {
-    response = resultResponse(req.id, await entry.run(s, session, params, call));
+    response = resultResponse(req.id, asWireResult(entry.shape(v, await entry.run(server, session, params, ctx))));
   } catch (e) {
-    response = errorResponse(req.id, toWireError(s, e));
+    response = errorResponse(req.id, toWireError(e, v, server));
   } finally {
     session.inflight.delete(req.id);
   }
   // cancellation.mdx: a cancelled request gets no response.
-  if (!cancel.aborted) send(response);
+  if (!cancel.aborted) inbound.send(response);
 }
 
 export function handleLegacyNotification(session: Session, n: JsonRpcNotification): void {
@@ -190,10 +218,4 @@ export function handleLegacyNotification(session: Session, n: JsonRpcNotificatio
       // notifications/roots/list_changed, notifications/progress and unknown ones need no answer.
       return;
   }
-}
-
-export function toWireError(s: Internals, e: unknown): { code: number; message: string; data?: unknown } {
-  if (e instanceof McpError) return e.toJSON();
-  s.reportError(e);
-  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : 'Internal error' };
 }

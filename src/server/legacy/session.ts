@@ -9,7 +9,7 @@ import { requestMessage, unwrap } from '../../jsonrpc/envelope.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 import type { LegacyVersion } from '../../protocol/versions.js';
-import type { Inbound, LegacySession, SessionHost } from '../inbound.js';
+import type { Inbound, LegacySession, SessionHost } from '../transport-seam.js';
 import type { Abortable } from '../cancel.js';
 
 /** In-flight requests; tells a waiter when the last one settles (graceful stdio shutdown). */

@@ -1,76 +1,119 @@
 /**
- * Stateless-era dispatch (2026-07-28): every request stands alone. The envelope is read
- * per request; results carry `resultType`, serverInfo in `_meta`, and cache hints where
- * the schema requires them. Never imports legacy code.
+ * Stateless-era dispatch (2026-07-28): every request stands alone. The envelope is read per
+ * request; features answer era-neutral and each route shapes the answer as 2026-07-28 has it;
+ * results carry `resultType`, serverInfo in `_meta`, and cache hints where the schema
+ * requires them. Never imports legacy code.
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
-import { errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { asWireResult, errorResponse, resultResponse, type JsonRpcRequest, type RequestId } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
-import type { SubscriptionFilter } from '../../protocol/types.js';
-import type { ProtocolVersion } from '../../protocol/versions.js';
-import { Call, type Asker } from '../call.js';
-import { Cancellation, type Abortable } from '../cancel.js';
-import type { Inbound } from '../inbound.js';
-import type { Internals } from '../internals.js';
+import type { DiscoverResult, InputRequest, InputRequiredResult, Meta, Result, SubscriptionFilter } from '../../protocol/types.js';
+import { LATEST_VERSION, type ModernVersion, type ProtocolVersion } from '../../protocol/versions.js';
+import type { Asker } from '../ask.js';
+import { Call } from '../call.js';
+import { Cancellation, type InflightRegistry } from '../cancel.js';
+import type { CacheHint } from '../features/resources.js';
+import { isObject } from '../guards.js';
+import type { CacheableMethod, ServerServices } from '../services.js';
+import {
+  shapeCallToolResult, shapeGetPromptResult, shapePromptList, shapeReadResourceResult, shapeResourceList, shapeTemplateList, shapeToolList,
+} from '../shape.js';
+import type { Inbound } from '../transport-seam.js';
+import { toWireError } from '../wire-error.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
-import type { ListenHub, Listener } from './listen.js';
+import { Subscription, type ListenServer } from './listen.js';
 import { BLOCKED, MrtrRound } from './mrtr.js';
 import type { RequestStateCodec } from './request-state.js';
 
+/** A request's params as they came off the wire. */
 type Params = Record<string, unknown>;
+type Capability = 'tools' | 'prompts' | 'resources' | 'completions';
 
-export interface ModernDeps extends Internals {
+/** What the modern dispatcher reads from the server, beyond what both eras do. */
+export interface ModernDeps extends ServerServices, ListenServer {
+  /** Signs and verifies MRTR `requestState`. */
   readonly codec: RequestStateCodec;
-  readonly hub: ListenHub;
-  /** In-flight requests of a channel that cancels by notification (stdio), if any. */
-  inflightFor(inbound: Inbound): Map<string | number, Abortable> | undefined;
   /** `{ serverInfo }` as a result `_meta`, built once. */
-  readonly infoMeta: Params;
+  readonly infoMeta: Meta;
+  /** The configured cache hint of a cacheable result (server/utilities/caching.mdx). */
+  cacheHint(method: CacheableMethod): CacheHint;
 }
 
-type Kind = 'tools' | 'prompts' | 'resources' | 'completions';
-type Plain = (d: ModernDeps, p: Params, call: Call) => Params | Promise<Params>;
-/** The three methods that may answer input_required (mrtr.mdx). */
-type Asking = { target: (p: Params) => unknown; run: (d: ModernDeps, p: Params, call: Call) => Params | Promise<Params> };
+/** One method: the capability it needs, its work, its answer's 2026-07-28 shape and, for cacheable results, their hint. */
+interface ModernRoute<R extends object = object> {
+  /** Answered -32601 unless the server declares this capability. */
+  readonly need?: Capability;
+  /**
+   * Only for the methods that may answer `input_required` (mrtr.mdx: tools/call, prompts/get,
+   * resources/read): the target (tool or prompt name, URI) their `requestState` is bound to.
+   */
+  readonly target?: (params: Params) => unknown;
+  run(server: ModernDeps, params: Params, ctx: Call): R | Promise<R>;
+  shape(v: ModernVersion, result: R): object;
+  cacheHint?(server: ModernDeps, result: R): CacheHint;
+}
 
-const PLAIN: Record<string, { need?: Kind; cache?: true; run: Plain }> = {
-  'server/discover': { cache: true, run: (d, _p, c) => discover(d, c.protocolVersion) },
-  'tools/list': { need: 'tools', cache: true, run: (d, p, c) => d.ops.listTools(p, c.protocolVersion) },
-  'prompts/list': { need: 'prompts', cache: true, run: (d, p, c) => d.ops.listPrompts(p, c.protocolVersion) },
-  'resources/list': { need: 'resources', cache: true, run: (d, p, c) => d.ops.listResources(p, c.protocolVersion) },
-  'resources/templates/list': { need: 'resources', cache: true, run: (d, p, c) => d.ops.listTemplates(p, c.protocolVersion) },
-  'completion/complete': { need: 'completions', run: (d, p, c) => d.ops.complete(p, c) },
-};
+/** Ties a route's work to its shaping, so that each shaper gets the result of its own route. */
+const route = <R extends object>(r: ModernRoute<R>): ModernRoute => r;
+const asIs = <R extends Result>(_v: ModernVersion, result: R): R => result;
+const configured = (method: CacheableMethod) => (server: ModernDeps): CacheHint => server.cacheHint(method);
 
-const ASKING: Record<string, { need: Kind } & Asking> = {
-  'tools/call': { need: 'tools', target: (p) => p.name, run: (d, p, c) => d.ops.callTool(p, c, c.protocolVersion) },
-  'prompts/get': { need: 'prompts', target: (p) => p.name, run: (d, p, c) => d.ops.getPrompt(p, c, c.protocolVersion) },
-  'resources/read': {
-    need: 'resources',
-    target: (p) => p.uri,
-    run: async (d, p, c) => {
-      const { result, cache } = await d.ops.readResource(p, c, c.protocolVersion);
-      const hint = cache ?? d.cacheHint('resources/read');
-      return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope };
-    },
-  },
-};
-
-function discover(d: ModernDeps, v: ProtocolVersion): Params {
-  const result: Params = { supportedVersions: SUPPORTED_VERSIONS, capabilities: d.capabilities(v) };
-  if (d.instructions !== undefined) result.instructions = d.instructions;
+function discover(server: ModernDeps, v: ProtocolVersion): DiscoverResult {
+  const result: DiscoverResult = { supportedVersions: SUPPORTED_VERSIONS, capabilities: server.capabilities(v) };
+  if (server.instructions !== undefined) result.instructions = server.instructions;
   return result;
 }
 
+const MODERN_ROUTES: ReadonlyMap<string, ModernRoute> = new Map(Object.entries({
+  'server/discover': route({ run: (server, _params, ctx) => discover(server, ctx.protocolVersion), shape: asIs, cacheHint: configured('server/discover') }),
+  'tools/list': route({ need: 'tools', run: (server, params) => server.ops.listTools(params), shape: shapeToolList, cacheHint: configured('tools/list') }),
+  'prompts/list': route({ need: 'prompts', run: (server, params) => server.ops.listPrompts(params), shape: shapePromptList, cacheHint: configured('prompts/list') }),
+  'resources/list': route({
+    need: 'resources', run: (server, params) => server.ops.listResources(params), shape: shapeResourceList, cacheHint: configured('resources/list'),
+  }),
+  'resources/templates/list': route({
+    need: 'resources', run: (server, params) => server.ops.listTemplates(params), shape: shapeTemplateList, cacheHint: configured('resources/templates/list'),
+  }),
+  'completion/complete': route({ need: 'completions', run: (server, params, ctx) => server.ops.complete(params, ctx), shape: asIs }),
+  'tools/call': route({
+    need: 'tools', target: (params) => params.name, run: (server, params, ctx) => server.ops.callTool(params, ctx), shape: shapeCallToolResult,
+  }),
+  'prompts/get': route({
+    need: 'prompts', target: (params) => params.name, run: (server, params, ctx) => server.ops.getPrompt(params, ctx), shape: shapeGetPromptResult,
+  }),
+  'resources/read': route({
+    need: 'resources',
+    target: (params) => params.uri,
+    run: (server, params, ctx) => server.ops.readResource(params, ctx),
+    shape: (v, read) => shapeReadResourceResult(v, read.result),
+    cacheHint: (server, read) => read.cache ?? server.cacheHint('resources/read'),
+  }),
+}));
+
+const NO_PARAMS: Params = Object.freeze({});
+
 /**
- * One copy of a result (the handler's may be a shared object) with serverInfo in `_meta`
- * (basic/index.mdx §_meta: SHOULD be on every result) and, when given, its resultType.
+ * A copy of a result (the handler's may be a shared object) with serverInfo in `_meta`
+ * (basic/index.mdx §_meta: SHOULD be on every result), its cache hint and its resultType
+ * when given.
  */
-function withServerInfo(d: ModernDeps, result: Params, resultType?: 'complete'): Params {
-  const meta = result._meta as Params | undefined;
-  const out: Params = { ...result, _meta: meta ? { ...meta, [META.serverInfo]: d.info } : d.infoMeta };
+function withServerInfo(server: ModernDeps, result: Result, hint?: CacheHint, resultType?: 'complete'): Result {
+  const meta = result._meta;
+  const _meta = isObject(meta) ? { ...meta, [META.serverInfo]: server.info } : server.infoMeta;
+  const out: Result = hint === undefined ? { ...result, _meta } : { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta };
   if (resultType) out.resultType = resultType;
   return out;
+}
+
+/** A route's era-neutral result as 2026-07-28 sends it. */
+function completed(server: ModernDeps, entry: ModernRoute, v: ModernVersion, result: object): Result {
+  const shaped = asWireResult(entry.shape(v, result));
+  return withServerInfo(server, shaped, entry.cacheHint?.(server, result), shaped.resultType === 'input_required' ? undefined : 'complete');
+}
+
+/** The end of an MRTR round: the handler is parked on asks the client must answer first. */
+class InputRequired {
+  constructor(readonly result: InputRequiredResult) {}
 }
 
 /**
@@ -78,58 +121,53 @@ function withServerInfo(d: ModernDeps, result: Params, resultType?: 'complete'):
  * `UrlElicitationRequiredError` gets an input_required round of URL elicitations instead;
  * the retry runs it again, and it decides from its own records whether the user finished.
  */
-function urlRound(d: ModernDeps, e: McpError, env: Envelope): Params {
-  const list = ((e.data as { elicitations?: Array<Record<string, unknown>> } | undefined)?.elicitations ?? []);
-  const url = env.capabilities.elicitation as Record<string, unknown> | undefined;
-  if (!url || !('url' in url)) {
+function urlRound(server: ModernDeps, e: McpError, env: Envelope): Result {
+  const data = e.data;
+  const list: unknown[] = isObject(data) && Array.isArray(data.elicitations) ? data.elicitations : [];
+  const url = env.capabilities.elicitation;
+  if (!isObject(url) || !('url' in url)) {
     throw new McpError(ErrorCode.MissingRequiredClientCapability, 'This request needs URL elicitation', { requiredCapabilities: { elicitation: { url: {} } } });
   }
-  const inputRequests: Params = {};
-  list.forEach((el, i) => {
+  const inputRequests: Record<string, InputRequest> = {};
+  list.forEach((item, i) => {
+    const el: Params = isObject(item) ? item : {};
     inputRequests[`url-${String(el.elicitationId ?? i)}`] = { method: 'elicitation/create', params: { mode: 'url', message: el.message, url: el.url } };
   });
-  return withServerInfo(d, { resultType: 'input_required', inputRequests });
+  return withServerInfo(server, { resultType: 'input_required', inputRequests });
 }
 
-export async function handleModernRequest(d: ModernDeps, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
+/** `inflight`: the channel's in-flight requests when it cancels by notification (stdio). */
+export async function handleModernRequest(server: ModernDeps, req: JsonRpcRequest, inbound: Inbound, inflight: InflightRegistry | undefined): Promise<void> {
   let env: Envelope;
   try {
     env = readEnvelope(req.params);
   } catch (e) {
-    return inbound.send(errorResponse(req.id, (e as McpError).toJSON()));
+    return inbound.send(errorResponse(req.id, toWireError(e, LATEST_VERSION, server)));
   }
-  const params = req.params!;
-  if (req.method === 'subscriptions/listen') return listen(d, req, env, inbound);
-  const plain = PLAIN[req.method];
-  const asking = plain ? undefined : ASKING[req.method];
-  const need = plain?.need ?? asking?.need;
-  if ((!plain && !asking) || (need && !(need in d.capabilities(env.version)))) {
+  const params = req.params ?? NO_PARAMS;
+  if (req.method === 'subscriptions/listen') return listen(server, req.id, params, env, inbound, inflight);
+  const entry = MODERN_ROUTES.get(req.method);
+  if (!entry || (entry.need && !(entry.need in server.capabilities(env.version)))) {
     return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
   }
-  const inflight = d.inflightFor(inbound);
   const cancel = new Cancellation(inbound);
   inflight?.set(req.id, cancel);
   let response;
   try {
-    const result = plain
-      ? await plain.run(d, params, call(d, req, env, inbound, cancel, NO_ASKS))
-      : await withInput(d, req, env, inbound, cancel, asking!);
-    if (plain?.cache) {
-      const hint = d.cacheHint(req.method);
-      result.ttlMs = hint.ttlMs;
-      result.cacheScope = hint.scope;
-    }
-    response = resultResponse(req.id, withServerInfo(d, result, result.resultType === 'input_required' ? undefined : 'complete'));
+    const outcome = entry.target
+      ? await withInput(server, req, params, env, inbound, cancel, entry)
+      : await entry.run(server, params, requestContext(req, env, inbound, cancel, NO_ASKS));
+    response = resultResponse(req.id, outcome instanceof InputRequired ? withServerInfo(server, outcome.result) : completed(server, entry, env.version, outcome));
   } catch (e) {
     let error = e;
-    if (asking && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
+    if (entry.target && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
       try {
-        response = resultResponse(req.id, urlRound(d, e, env));
+        response = resultResponse(req.id, urlRound(server, e, env));
       } catch (refused) {
         error = refused;
       }
     }
-    response ??= errorResponse(req.id, error instanceof McpError ? error.toJSON() : internal(d, error));
+    response ??= errorResponse(req.id, toWireError(error, env.version, server));
   } finally {
     inflight?.delete(req.id);
   }
@@ -142,7 +180,7 @@ const NO_ASKS: Asker = {
   ask: (method) => Promise.reject(new McpError(ErrorCode.InternalError, `${method} can only be asked during tools/call, prompts/get or resources/read`)),
 };
 
-function call(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, asker: Asker): Call {
+function requestContext(req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, asker: Asker): Call {
   return new Call({
     requestId: req.id,
     era: 'modern',
@@ -157,125 +195,59 @@ function call(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inboun
   });
 }
 
-async function withInput(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, m: Asking): Promise<Params> {
-  const params = req.params!;
-  // The state's binding (method, target, digest of the arguments) is only needed when a
-  // state is verified or issued: most calls never pay for the hash.
-  const binding = async () => ({
-    m: req.method,
-    t: String(m.target(params) ?? ''),
-    d: await d.codec.digest(req.method === 'tools/call' || req.method === 'prompts/get' ? params.arguments : null),
-  });
-  const known: Params = {};
+/**
+ * What a `requestState` is bound to (mrtr.mdx §requestState integrity): the method, its target
+ * and a digest of the arguments. Only needed when a state is verified or issued: most calls
+ * never pay for the hash.
+ */
+async function stateBinding(server: ModernDeps, req: JsonRpcRequest, params: Params, entry: ModernRoute): Promise<{ m: string; t: string; d: string }> {
+  const argumentsBound = req.method === 'tools/call' || req.method === 'prompts/get';
+  return { m: req.method, t: String(entry.target?.(params) ?? ''), d: await server.codec.digest(argumentsBound ? params.arguments : null) };
+}
+
+/** Runs a method that may ask the client: the answers so far in, `input_required` out while some are missing (mrtr.mdx). */
+async function withInput(
+  server: ModernDeps, req: JsonRpcRequest, params: Params, env: Envelope, inbound: Inbound, cancel: Cancellation, entry: ModernRoute,
+): Promise<object | InputRequired> {
+  const known: Record<string, unknown> = {};
   let lastAsked: string[] | undefined;
   if (params.requestState !== undefined) {
-    const state = await d.codec.verify(params.requestState, await binding());
+    const state = await server.codec.verify(params.requestState, await stateBinding(server, req, params, entry));
     Object.assign(known, state.a);
     lastAsked = state.k;
   }
   const responses = params.inputResponses;
   if (responses !== undefined) {
-    if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
-      throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object keyed by input request');
-    }
+    if (!isObject(responses)) throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object keyed by input request');
     // mrtr.mdx: unknown keys SHOULD be ignored; earlier rounds' answers come only from the signed state.
     for (const [k, v] of Object.entries(responses)) if (!lastAsked || lastAsked.includes(k)) known[k] = v;
   }
   const round = new MrtrRound(known, env.capabilities);
-  const work = m.run(d, params, call(d, req, env, inbound, cancel, round));
+  const work = entry.run(server, params, requestContext(req, env, inbound, cancel, round));
   if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
   const finished = await round.outcome(work);
   if (finished !== BLOCKED) return finished;
   // The handler is parked on an ask: end the round and let it unwind.
   cancel.abort(ROUND_ENDED);
-  const requestState = await d.codec.sign({ ...(await binding()), x: Date.now() + d.codec.ttlMs, a: round.used, k: [...round.asked.keys()] });
-  return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };
+  const binding = await stateBinding(server, req, params, entry);
+  const requestState = await server.codec.sign({ ...binding, x: Date.now() + server.codec.ttlMs, a: round.used, k: [...round.asked.keys()] });
+  return new InputRequired({ resultType: 'input_required', inputRequests: round.inputRequests(), requestState });
 }
 
-async function listen(d: ModernDeps, req: JsonRpcRequest, env: Envelope, inbound: Inbound): Promise<void> {
-  const asked = req.params!.notifications;
-  if (!asked || typeof asked !== 'object' || Array.isArray(asked)) {
-    return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidParams, message: 'subscriptions/listen needs params.notifications' }));
+/** subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends. */
+async function listen(server: ModernDeps, id: RequestId, params: Params, env: Envelope, inbound: Inbound, inflight: InflightRegistry | undefined): Promise<void> {
+  const asked = params.notifications;
+  if (!isObject(asked)) {
+    return inbound.send(errorResponse(id, { code: ErrorCode.InvalidParams, message: 'subscriptions/listen needs params.notifications' }));
   }
-  const want = asked as SubscriptionFilter;
-  const caps = d.capabilities(env.version);
+  const caps = server.capabilities(env.version);
   // Honour only what this server can deliver (subscriptions.mdx: the ack names the subset).
   const filter: SubscriptionFilter = {};
-  if (want.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true;
-  if (want.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true;
-  if (want.resourcesListChanged === true && caps.resources?.listChanged) filter.resourcesListChanged = true;
-  if (Array.isArray(want.resourceSubscriptions) && caps.resources?.subscribe) {
-    filter.resourceSubscriptions = want.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+  if (asked.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true;
+  if (asked.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true;
+  if (asked.resourcesListChanged === true && caps.resources?.listChanged) filter.resourcesListChanged = true;
+  if (Array.isArray(asked.resourceSubscriptions) && caps.resources?.subscribe) {
+    filter.resourceSubscriptions = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
   }
-  await new Promise<void>((resolve) => new Subscription(d, req.id, filter, inbound, resolve).start());
-}
-
-/**
- * One open listen stream. A class rather than closures: a server may hold 10,000 of them,
- * so each costs one object (plus its promise), and it is its own abort listener.
- */
-class Subscription implements Listener, Abortable {
-  private graceful = false;
-  private done = false;
-  private readonly inflight: Map<string | number, Abortable> | undefined;
-
-  constructor(
-    private readonly d: ModernDeps,
-    readonly id: string | number,
-    readonly filter: SubscriptionFilter,
-    readonly channel: Inbound,
-    private readonly resolve: () => void,
-  ) {
-    this.inflight = d.inflightFor(channel);
-  }
-
-  start(): void {
-    // subscriptions.mdx: the acknowledgement is the first message of the subscription.
-    this.channel.send({
-      jsonrpc: '2.0',
-      method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: this.filter, _meta: { [META.subscriptionId]: this.id } },
-    });
-    const signal = this.channel.signal;
-    if (signal?.aborted) return this.stop();
-    signal?.addEventListener('abort', this, { once: true });
-    this.inflight?.set(this.id, this); // stdio: notifications/cancelled ends it
-    this.d.hub.add(this);
-  }
-
-  send(message: JsonRpcMessage): void {
-    this.channel.send(message);
-  }
-
-  /** Server-initiated end: a final result, then close. */
-  end(): void {
-    this.graceful = true;
-    this.stop();
-  }
-
-  /** Cancelled by the client (stdio notification) or the stream went away (HTTP). */
-  abort(): void {
-    this.stop();
-  }
-
-  handleEvent(): void {
-    this.stop();
-  }
-
-  private stop(): void {
-    if (this.done) return;
-    this.done = true;
-    this.d.hub.remove(this);
-    this.inflight?.delete(this.id);
-    this.channel.signal?.removeEventListener('abort', this);
-    if (this.graceful) {
-      this.channel.send(resultResponse(this.id, { resultType: 'complete', _meta: { [META.subscriptionId]: this.id, [META.serverInfo]: this.d.info } }));
-    }
-    this.resolve();
-  }
-}
-
-function internal(d: ModernDeps, e: unknown): { code: number; message: string } {
-  d.reportError(e);
-  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : 'Internal error' };
+  await new Promise<void>((resolve) => new Subscription(server, id, filter, inbound, inflight, resolve).start());
 }

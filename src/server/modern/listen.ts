@@ -4,10 +4,11 @@
  * notification carries its stream's subscription id.
  */
 import { META } from '../../protocol/meta.js';
-import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
-import type { SubscriptionFilter } from '../../protocol/types.js';
+import { resultResponse, type JsonRpcMessage, type RequestId } from '../../protocol/jsonrpc.js';
+import type { Implementation, SubscriptionFilter } from '../../protocol/types.js';
+import type { Abortable, InflightRegistry } from '../cancel.js';
 import type { ListKind } from '../registry.js';
-import type { Inbound } from '../inbound.js';
+import type { Inbound } from '../transport-seam.js';
 
 export interface Listener {
   readonly id: RequestId;
@@ -68,5 +69,75 @@ export class ListenHub {
 
   endWhere(test: (l: Listener) => boolean): void {
     for (const l of [...this.all]) if (test(l)) l.end();
+  }
+}
+
+/** What a listen stream needs of its server: the hub it joins and the info its final result carries. */
+export interface ListenServer {
+  readonly hub: ListenHub;
+  readonly info: Implementation;
+}
+
+/**
+ * One open listen stream. A class rather than closures: a server may hold 10,000 of them,
+ * so each costs one object (plus its promise), and it is its own abort listener.
+ */
+export class Subscription implements Listener, Abortable {
+  private graceful = false;
+  private done = false;
+
+  constructor(
+    private readonly server: ListenServer,
+    readonly id: RequestId,
+    readonly filter: SubscriptionFilter,
+    readonly channel: Inbound,
+    /** stdio: `notifications/cancelled` ends it too. */
+    private readonly inflight: InflightRegistry | undefined,
+    private readonly resolve: () => void,
+  ) {}
+
+  start(): void {
+    // subscriptions.mdx: the acknowledgement is the first message of the subscription.
+    this.channel.send({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: this.filter, _meta: { [META.subscriptionId]: this.id } },
+    });
+    const signal = this.channel.signal;
+    if (signal?.aborted) return this.stop();
+    signal?.addEventListener('abort', this, { once: true });
+    this.inflight?.set(this.id, this);
+    this.server.hub.add(this);
+  }
+
+  send(message: JsonRpcMessage): void {
+    this.channel.send(message);
+  }
+
+  /** Server-initiated end: a final result, then close. */
+  end(): void {
+    this.graceful = true;
+    this.stop();
+  }
+
+  /** Cancelled by the client (stdio notification) or the stream went away (HTTP). */
+  abort(): void {
+    this.stop();
+  }
+
+  handleEvent(): void {
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.done) return;
+    this.done = true;
+    this.server.hub.remove(this);
+    this.inflight?.delete(this.id);
+    this.channel.signal?.removeEventListener('abort', this);
+    if (this.graceful) {
+      this.channel.send(resultResponse(this.id, { resultType: 'complete', _meta: { [META.subscriptionId]: this.id, [META.serverInfo]: this.server.info } }));
+    }
+    this.resolve();
   }
 }

@@ -7,11 +7,9 @@
  * signed `requestState`.
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
-import type { ClientCapabilities } from '../../protocol/types.js';
-import { clientCan, requiredCapability, type AskMethod, type Asker } from '../call.js';
+import type { ClientCapabilities, InputRequest } from '../../protocol/types.js';
+import { clientCan, isAnswer, requiredCapability, type AskAnswers, type AskMethod, type AskParams, type Asker } from '../ask.js';
 import type { AskOptions } from '../context.js';
-
-type Params = Record<string, unknown>;
 
 const later: (fn: () => void) => void =
   typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
@@ -22,19 +20,10 @@ const SHORT: Record<AskMethod, string> = {
   'roots/list': 'roots',
 };
 
-/** Does a client's answer have the shape its method's result needs? */
-function answers(method: AskMethod, v: unknown): v is Params {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const r = v as Params;
-  switch (method) {
-    case 'elicitation/create':
-      return (r.action === 'accept' || r.action === 'decline' || r.action === 'cancel') &&
-        (r.content === undefined || (typeof r.content === 'object' && r.content !== null && !Array.isArray(r.content)));
-    case 'sampling/createMessage':
-      return typeof r.role === 'string' && typeof r.content === 'object' && r.content !== null;
-    case 'roots/list':
-      return Array.isArray(r.roots);
-  }
+/** One ask of this round that has no answer yet. */
+interface PendingAsk {
+  readonly method: AskMethod;
+  readonly params: object;
 }
 
 export const BLOCKED: unique symbol = Symbol('blocked on input');
@@ -42,36 +31,37 @@ export const BLOCKED: unique symbol = Symbol('blocked on input');
 export class MrtrRound implements Asker {
   private seq = 0;
   /** Unanswered asks of this round, by key (made on the first one: most calls ask nothing). */
-  private pendingAsks: Map<string, { method: AskMethod; params: Params }> | undefined;
+  private pendingAsks: Map<string, PendingAsk> | undefined;
   /** Answers the handler consumed, kept for the next round's state. */
-  readonly used: Params = {};
+  readonly used: Record<string, unknown> = {};
 
-  get asked(): Map<string, { method: AskMethod; params: Params }> {
+  get asked(): Map<string, PendingAsk> {
     return (this.pendingAsks ??= new Map());
   }
   private release: () => void = () => {};
   private scheduled = false;
 
-  constructor(private readonly known: Params, private readonly capabilities: ClientCapabilities) {}
+  /** `known`: the answers so far, by input key (earlier rounds' from the signed state, this round's from `inputResponses`). */
+  constructor(private readonly known: Readonly<Record<string, unknown>>, private readonly capabilities: ClientCapabilities) {}
 
   /** The handler's result, or BLOCKED once it is parked on unanswered asks. */
-  outcome(work: Promise<Params>): Promise<Params | typeof BLOCKED> {
+  outcome<R>(work: Promise<R>): Promise<R | typeof BLOCKED> {
     return new Promise((resolve, reject) => {
       this.release = () => resolve(BLOCKED);
       work.then(resolve, reject);
     });
   }
 
-  ask(method: AskMethod, params: Params, options: AskOptions | undefined): Promise<Params> {
+  ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
     const key = options?.key ?? `${SHORT[method]}-${this.seq}`;
     this.seq++;
     const answer = this.known[key];
-    if (answers(method, answer)) {
+    if (isAnswer(method, answer)) {
       this.used[key] = answer;
       return Promise.resolve(answer);
     }
     // basic/index.mdx: a request that needs an undeclared capability gets -32021.
-    if (!clientCan(this.capabilities as Params, method, params)) {
+    if (!clientCan(this.capabilities, method, params)) {
       return Promise.reject(new McpError(ErrorCode.MissingRequiredClientCapability, `This request needs the client capability for ${method}`, {
         requiredCapabilities: requiredCapability(method, params),
       }));
@@ -84,12 +74,13 @@ export class MrtrRound implements Asker {
       this.scheduled = true;
       later(() => this.release());
     }
-    return new Promise<Params>(() => {});
+    return new Promise<AskAnswers[M]>(() => {});
   }
 
-  inputRequests(): Params {
-    const out: Params = {};
-    for (const [key, r] of this.asked) out[key] = { method: r.method, params: r.params };
+  /** The `inputRequests` of the `input_required` result (mrtr.mdx §InputRequiredResult). */
+  inputRequests(): Record<string, InputRequest> {
+    const out: Record<string, InputRequest> = {};
+    for (const [key, r] of this.asked) out[key] = { method: r.method, params: { ...r.params } };
     return out;
   }
 }

@@ -1,16 +1,16 @@
 /**
- * How the HTTP transport reaches a server's internal core: `coreOf(server)` for a `Server`;
- * a bare `ServerCore` (tests, custom cores) is accepted as is.
+ * How the HTTP transport reaches a server: through the public seam (`coreOf(server)`, from
+ * `janus-mcp/server`) for a `Server`; a bare `ServerCore` (tests, custom cores) is accepted
+ * as is.
  */
-import type { ServerCore } from '../../server/core-api.js';
-import { coreOf, Server } from '../../server/server.js';
+import { coreOf, Server, type ServerCore } from '../../server/index.js';
 
 function looksLikeCore(v: unknown): v is ServerCore {
   return (
     typeof v === 'object' && v !== null &&
-    typeof (v as ServerCore).handle === 'function' &&
-    typeof (v as ServerCore).openSession === 'function' &&
-    typeof (v as ServerCore).toolHeaderParams === 'function'
+    'handle' in v && typeof v.handle === 'function' &&
+    'openSession' in v && typeof v.openSession === 'function' &&
+    'toolHeaderParams' in v && typeof v.toolHeaderParams === 'function'
   );
 }
 

@@ -3,8 +3,7 @@
  * Workers and anything else with the Fetch API. Web APIs only, here and in every import.
  */
 import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
-import type { ServerCore } from '../../server/core-api.js';
-import type { Server } from '../../server/server.js';
+import type { Server, ServerCore } from '../../server/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';

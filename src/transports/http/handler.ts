@@ -1,18 +1,18 @@
 /**
  * The runtime-neutral MCP endpoint: routes one HTTP exchange to the right wire. Per POST it
- * decides whether the client speaks the 2026-07-28 stateless wire or a legacy session wire,
- * because the HTTP rules differ per era; the core re-classifies each message for dispatch.
- * node.ts and fetch.ts adapt runtimes to `HttpExchange`; nothing here imports `node:`.
+ * asks the protocol's era classifier (src/protocol/era-claim.ts) which wire the client
+ * speaks, the 2026-07-28 stateless one or a legacy session, because the HTTP rules differ per
+ * era; the core dispatches by that wire. It knows HTTP (statuses, headers, streams, sessions),
+ * not MCP methods. node.ts and fetch.ts adapt runtimes to `HttpExchange`; nothing here
+ * imports `node:`.
  */
+import { classifyPayload, legacyVersionHeaderProblem, versionHeaderClaimsModern } from '../../protocol/era-claim.js';
 import { ErrorCode } from '../../protocol/errors.js';
-import { classify, isRequestId, type Classified, type RequestId } from '../../protocol/jsonrpc.js';
-import { META } from '../../protocol/meta.js';
-import { isModernOnlyMethod } from '../../protocol/revisions.js';
-import { isLegacyVersion, isModernVersion } from '../../protocol/versions.js';
-import type { ServerCore } from '../../server/core-api.js';
+import { classify, type Classified, type RequestId } from '../../protocol/jsonrpc.js';
+import { checkRequestHeaders } from '../../protocol/request-headers.js';
+import type { ServerCore } from '../../server/index.js';
 import type { HttpExchange } from './exchange.js';
 import { guardContentType, guardHostAndOrigin, namesEventStream, parseAccept, type Accepts } from './guards.js';
-import { checkModernHeaders } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResolvedOptions } from './options.js';
 import { EXPECT_BATCH, EXPECT_NONE, PostResponder, primes, type Expect, type ResponderHost } from './responder.js';
@@ -26,57 +26,27 @@ const NOT_A_PAGE =
   'Method Not Allowed: this is a Model Context Protocol endpoint (Streamable HTTP, every revision). ' +
   'MCP clients POST JSON-RPC messages here; a GET opens an event stream only with Accept: text/event-stream.';
 
-type PostKind = 'modern' | 'initialize' | 'legacy';
-
 /** #readJson's "already answered" marker. */
 const NO_BODY: unique symbol = Symbol('no body');
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The version header claims the modern wire, where GET and DELETE do not exist (2026-07-28 §Backward Compatibility). */
+function modernHeader(ex: HttpExchange): boolean {
+  return versionHeaderClaimsModern(ex.header('mcp-protocol-version'), ex.header('mcp-session-id'));
 }
 
-/**
- * A header that claims the modern wire: a modern revision, or (without a session id) any
- * version that is not a legacy revision, so an unknown one gets -32022 from the core. With a
- * session id an unknown version is a bad legacy header (400), not a modern claim.
- */
-function modernHeader(version: string | undefined, sessionId: string | undefined): boolean {
-  const v = version?.trim();
-  if (v === undefined || v === '') return false;
-  return isModernVersion(v) || (sessionId === undefined && !isLegacyVersion(v));
-}
-
-/** 2025-06-18+ transports §Protocol Version Header: a present header must name a supported revision (400 otherwise; absent is fine). */
+/** A legacy request whose MCP-Protocol-Version header names no supported revision: 400 (2025-06-18+ transports §Protocol Version Header). */
 function badLegacyVersion(ex: HttpExchange, id: RequestId | null): boolean {
-  const v = ex.header('mcp-protocol-version')?.trim();
-  if (v === undefined || v === '' || isLegacyVersion(v)) return false;
-  replyError(ex, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)}`, ErrorCode.InvalidRequest, id);
+  const problem = legacyVersionHeaderProblem(ex.header('mcp-protocol-version'));
+  if (problem === undefined) return false;
+  replyError(ex, 400, `Bad Request: ${problem}`, ErrorCode.InvalidRequest, id);
   return true;
 }
 
-/**
- * Which wire a POST body speaks (mcp-spec README §4.7 leaves this to implementations):
- * a `_meta` protocolVersion claim is modern (even on `initialize`, which 2026-07-28 answers
- * with 404/-32601); an `initialize` request opens a legacy session; `server/discover`,
- * `subscriptions/listen` or a non-legacy MCP-Protocol-Version header are modern; the rest is
- * legacy session traffic. Batches exist only in 2025-03-26, so arrays are legacy.
- */
-export function classifyPost(body: unknown, versionHeader: string | undefined, sessionId?: string): PostKind {
-  if (Array.isArray(body)) return 'legacy';
-  if (isObject(body)) {
-    const params = body.params;
-    if (isObject(params) && isObject(params._meta) && META.protocolVersion in params._meta) return 'modern';
-    if (body.method === 'initialize' && isRequestId(body.id)) return 'initialize';
-    if (typeof body.method === 'string' && isModernOnlyMethod(body.method)) return 'modern';
-  }
-  return modernHeader(versionHeader, sessionId) ? 'modern' : 'legacy';
-}
-
-/** What the responder waits for; `c` is the payload's classification (undefined for a batch). */
-function expectFor(c: Classified | undefined): { expect: Expect; id: RequestId | null } {
-  if (c === undefined) return { expect: EXPECT_BATCH, id: null };
-  if (c.kind === 'request') return { expect: { kind: 'single', id: c.message.id }, id: c.message.id };
-  if (c.kind === 'invalid') return { expect: { kind: 'single', id: c.id }, id: c.id };
+/** What the responder waits for, from the payload's classification (undefined for a batch). */
+function expectFor(classified: Classified | undefined): { expect: Expect; id: RequestId | null } {
+  if (classified === undefined) return { expect: EXPECT_BATCH, id: null };
+  if (classified.kind === 'request') return { expect: { kind: 'single', id: classified.message.id }, id: classified.message.id };
+  if (classified.kind === 'invalid') return { expect: { kind: 'single', id: classified.id }, id: classified.id };
   return { expect: EXPECT_NONE, id: null };
 }
 
@@ -152,11 +122,11 @@ export class HttpHandler implements ResponderHost {
       this.#legacySse!.post(ex, sseSessionId, payload);
       return;
     }
-    switch (classifyPost(payload, ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
+    switch (classifyPayload(payload, ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
       case 'modern':
         return this.#modern(ex, payload, accepts);
-      case 'initialize':
-        return this.#initialize(ex, payload as { id: RequestId }, accepts);
+      case 'handshake':
+        return this.#handshake(ex, payload, accepts);
       case 'legacy':
         return this.#legacy(ex, payload, accepts);
     }
@@ -184,31 +154,33 @@ export class HttpHandler implements ResponderHost {
 
   /** 2026-07-28: stateless; session ids and Last-Event-ID are ignored, none is ever minted. */
   async #modern(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
-    const c = classify(payload);
-    if (c.kind === 'request') {
-      const problem = checkModernHeaders(ex, c.message, this.core);
+    const classified = classify(payload);
+    if (classified.kind === 'request') {
+      // 2026-07-28 streamable-http.mdx §Server Validation: headers that disagree with the body are refused with 400.
+      const problem = checkRequestHeaders(ex, classified.message, this.core);
       if (problem !== undefined) {
-        replyError(ex, 400, problem, ErrorCode.HeaderMismatch, c.message.id);
+        replyError(ex, 400, problem, ErrorCode.HeaderMismatch, classified.message.id);
         return;
       }
     }
-    await this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(c).expect), payload);
+    await this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(classified).expect), payload);
   }
 
-  /** Legacy handshake: a new session, registered only once initialize succeeded (responder.ts). */
-  async #initialize(ex: HttpExchange, payload: { id: RequestId }, accepts: Accepts): Promise<void> {
+  /** Legacy handshake: a new session, registered only once the handshake succeeded (responder.ts). */
+  async #handshake(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
+    const { expect, id } = expectFor(classify(payload));
     const claimed = ex.header('mcp-session-id');
     if (claimed !== undefined && this.sessions.streamable(claimed) !== undefined) {
-      replyError(ex, 400, 'Bad Request: initialize must not carry the id of an existing session', ErrorCode.InvalidRequest, payload.id);
+      replyError(ex, 400, 'Bad Request: a new session cannot be opened with the id of an existing one', ErrorCode.InvalidRequest, id);
       return;
     }
     if (!this.sessions.hasRoom()) {
-      replyError(ex, 503, 'Service Unavailable: too many sessions', ErrorCode.InvalidRequest, payload.id);
+      replyError(ex, 503, 'Service Unavailable: too many sessions', ErrorCode.InvalidRequest, id);
       return;
     }
     const record = new StreamableSession(mintSessionId(), this.options.eventStore, this.streams, this);
     record.session = this.core.openSession(record);
-    await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, { kind: 'single', id: payload.id }, record, true), payload);
+    await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record, true), payload);
   }
 
   /** Legacy session traffic (2025-03-26 … 2025-11-25 transports §Session Management). */
@@ -255,7 +227,7 @@ export class HttpHandler implements ResponderHost {
    * Accept header asks for an event stream by name (405 with an explanation otherwise).
    */
   async #get(ex: HttpExchange): Promise<void> {
-    if (modernHeader(ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
+    if (modernHeader(ex)) {
       replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_POST);
       return;
     }
@@ -328,7 +300,7 @@ export class HttpHandler implements ResponderHost {
 
   /** DELETE ends a legacy session (2025-11-25 transports §Session Management item 5). */
   #delete(ex: HttpExchange): void {
-    if (modernHeader(ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
+    if (modernHeader(ex)) {
       replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_POST);
       return;
     }

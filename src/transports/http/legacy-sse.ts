@@ -5,8 +5,7 @@
  * the server says goes down the stream. The stream's end is the session's end. Runtime-neutral.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { Inbound, LegacySession, SessionHost } from '../../server/inbound.js';
-import type { ServerCore } from '../../server/core-api.js';
+import type { Inbound, LegacySession, ServerCore, SessionHost } from '../../server/index.js';
 import type { DisconnectListener, HttpExchange } from './exchange.js';
 import { mintSessionId, type SessionEntry, type SessionRegistry } from './sessions.js';
 import { endpointEvent, messageEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
@@ -92,8 +91,8 @@ export class LegacySseEndpoint {
 
   /** POST for an existing stream: 202 now, the answer goes down the stream. */
   post(ex: HttpExchange, sessionId: string, payload: unknown): void {
-    const s = this.#sessions.get(sessionId, 'sse') as SseSession | undefined;
-    if (s === undefined) {
+    const s = this.#sessions.get(sessionId, 'sse');
+    if (!(s instanceof SseSession)) {
       replyError(ex, 404, 'Session not found');
       return;
     }

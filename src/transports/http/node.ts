@@ -6,10 +6,8 @@
  * so importing this module stays harmless on non-Node runtimes.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
-import type { ServerCore } from '../../server/core-api.js';
-import type { Server } from '../../server/server.js';
+import type { Server, ServerCore } from '../../server/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
@@ -68,7 +66,8 @@ class NodeExchange implements HttpExchange {
   #resolveBody: ((r: BodyResult) => void) | undefined;
 
   get publicPathname(): string {
-    const original = (this.#req as { originalUrl?: unknown }).originalUrl;
+    const req = this.#req;
+    const original = 'originalUrl' in req ? req.originalUrl : undefined;
     if (typeof original !== 'string') return this.pathname;
     const q = original.indexOf('?');
     return q < 0 ? original : original.slice(0, q);
@@ -91,7 +90,11 @@ class NodeExchange implements HttpExchange {
 
   header(name: string): string | undefined {
     const v = this.#req.headers[name];
-    if (v === undefined) return name === 'host' ? (this.#req.headers[':authority'] as string | undefined) : undefined;
+    if (v === undefined) {
+      // HTTP/2 carries the host in the :authority pseudo-header.
+      const authority = name === 'host' ? this.#req.headers[':authority'] : undefined;
+      return typeof authority === 'string' ? authority : undefined;
+    }
     return Array.isArray(v) ? v.join(', ') : v;
   }
 
@@ -107,7 +110,7 @@ class NodeExchange implements HttpExchange {
     const req = this.#req;
     if (req.readableEnded) {
       // A body parser ran before us: use its result rather than parsing again.
-      const parsed = (req as { body?: unknown }).body;
+      const parsed = 'body' in req ? req.body : undefined;
       return Promise.resolve(parsed === undefined ? { kind: 'ok', text: '' } : { kind: 'parsed', value: parsed });
     }
     const declared = Number(req.headers['content-length']);
@@ -251,7 +254,8 @@ export async function serveHttp(server: Server | ServerCore, options: ServeHttpO
       resolve();
     });
   });
-  const actual = (httpServer.address() as AddressInfo).port;
+  const address = httpServer.address();
+  const actual = typeof address === 'object' && address !== null ? address.port : port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {

@@ -14,7 +14,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import type { Inbound, LegacySession } from '../../server/inbound.js';
+import type { Inbound, LegacySession } from '../../server/index.js';
 import { SseChannel } from './channel.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
 import type { Accepts } from './guards.js';
@@ -44,7 +44,7 @@ export function primes(session: LegacySession | undefined): boolean {
   return v !== undefined && revision(v).transport.ssePolling;
 }
 
-const NO_HEADERS: HeaderMap = Object.freeze({}) as HeaderMap;
+const NO_HEADERS: HeaderMap = Object.freeze({});
 
 export class PostResponder implements Inbound, DisconnectListener {
   readonly transport = 'http';
@@ -113,7 +113,7 @@ export class PostResponder implements Inbound, DisconnectListener {
     if (this.#gone && this.#wire === 'modern') return; // cancelled: MUST NOT send further messages
     if (this.#state === 'done') return;
     const final = this.#isFinal(message);
-    if (final) this.#final = message as JsonRpcResponse;
+    if (final) this.#final = message;
     if (this.#state === 'sse') {
       this.#channel!.send(message);
       if (final) this.#finishStream();
@@ -194,7 +194,7 @@ export class PostResponder implements Inbound, DisconnectListener {
     if (this.#ex.open) this.#ex.respond(202, {});
   }
 
-  #isFinal(message: JsonRpcMessage): boolean {
+  #isFinal(message: JsonRpcMessage): message is JsonRpcResponse {
     if (this.#expect.kind !== 'single' || !isResponse(message)) return false;
     return this.#expect.id === null || message.id === this.#expect.id;
   }

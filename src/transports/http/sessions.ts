@@ -4,7 +4,7 @@
  * 2026-07-28 traffic never creates one. Runtime-neutral.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { LegacySession, SessionHost } from '../../server/inbound.js';
+import type { LegacySession, SessionHost } from '../../server/index.js';
 import { SseChannel, type ErrorReporter } from './channel.js';
 import type { EventStore } from './event-store.js';
 import { unrefTimer, type OpenStreams } from './sse.js';
@@ -115,7 +115,8 @@ export class SessionRegistry {
   }
 
   streamable(id: string): StreamableSession | undefined {
-    return this.get(id, 'streamable') as StreamableSession | undefined;
+    const entry = this.get(id, 'streamable');
+    return entry instanceof StreamableSession ? entry : undefined;
   }
 
   /** Whether another session fits (expired ones are swept first). */

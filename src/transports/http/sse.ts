@@ -92,7 +92,5 @@ export class OpenStreams {
 
 /** Lets the process exit with idle timers pending, where the runtime supports it (Node, Bun). */
 export function unrefTimer(t: unknown): void {
-  if (typeof t === 'object' && t !== null && typeof (t as { unref?: unknown }).unref === 'function') {
-    (t as { unref(): void }).unref();
-  }
+  if (typeof t === 'object' && t !== null && 'unref' in t && typeof t.unref === 'function') t.unref();
 }

@@ -1,13 +1,24 @@
 /**
- * 2026-07-28 request metadata headers (basic/transports/streamable-http.mdx §Request
- * Metadata): the server's header-vs-body validation that answers -32020 HeaderMismatch. The
- * `=?base64?…?=` value codec is shared with the client (protocol/x-mcp-header.ts).
- * Runtime-neutral.
+ * The 2026-07-28 request metadata headers, as a server checks them
+ * (basic/transports/streamable-http.mdx §Request Metadata, §Server Validation): the
+ * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` headers must mirror the
+ * body, or the request is refused with -32020 HeaderMismatch. Protocol knowledge that the HTTP
+ * transport calls (it answers the refusal with HTTP 400); the `=?base64?…?=` value codec is
+ * shared with the client (x-mcp-header.ts). Runtime-neutral.
  */
-import type { HeaderParam } from '../../server/core-api.js';
-import { META } from '../../protocol/meta.js';
-import { decodeHeaderValue, headerParamValue } from '../../protocol/x-mcp-header.js';
-import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { JsonRpcRequest } from './jsonrpc.js';
+import { META } from './meta.js';
+import { decodeHeaderValue, headerParamValue, type HeaderParam } from './x-mcp-header.js';
+
+/** Where request headers come from (an HTTP exchange), by lower-case name. */
+export interface HeaderReader {
+  header(lowerName: string): string | undefined;
+}
+
+/** Who knows the tools' `x-mcp-header` declarations (the server core): undefined for an unknown tool. */
+export interface ToolHeaderLookup {
+  toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
+}
 
 /** Visible ASCII, space and tab: what a header value may carry (§Value Encoding, RFC 9110 §5.5). */
 const HEADER_SAFE = /^[\x20-\x7e\t]*$/;
@@ -42,16 +53,6 @@ function sameValue(header: string, body: unknown): boolean {
   return false;
 }
 
-/** Where request headers come from (an HttpExchange), by lower-case name. */
-interface Headers {
-  header(lowerName: string): string | undefined;
-}
-
-/** Who knows the tools' `x-mcp-header` declarations (the ServerCore). */
-interface ToolHeaders {
-  toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
-}
-
 /**
  * Validates the mirrored headers of a modern request against its body. Returns the -32020
  * message, or undefined when they agree. Requests without a body `protocolVersion` are not
@@ -59,11 +60,11 @@ interface ToolHeaders {
  * which the conformance suite expects even when the version header is present (mcp-spec
  * README §4.3 leaves the precedence open).
  */
-export function checkModernHeaders(headers: Headers, request: JsonRpcRequest, tools: ToolHeaders): string | undefined {
+export function checkRequestHeaders(headers: HeaderReader, request: JsonRpcRequest, tools: ToolHeaderLookup): string | undefined {
   const params = request.params;
   const meta = params?._meta;
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const bodyVersion = (meta as Record<string, unknown>)[META.protocolVersion];
+  if (typeof meta !== 'object' || meta === null || !(META.protocolVersion in meta)) return undefined;
+  const bodyVersion: unknown = meta[META.protocolVersion];
   if (typeof bodyVersion !== 'string') return undefined;
 
   const version = headers.header('mcp-protocol-version');
@@ -105,7 +106,7 @@ export function checkModernHeaders(headers: Headers, request: JsonRpcRequest, to
  * (§Server Behavior for Custom Headers): a header without a body value is a header/body
  * mismatch too, which matters to intermediaries that route on it.
  */
-function checkParam(headers: Headers, p: HeaderParam, value: unknown): string | undefined {
+function checkParam(headers: HeaderReader, p: HeaderParam, value: unknown): string | undefined {
   const headerName = `Mcp-Param-${p.name}`;
   const raw = headers.header(`mcp-param-${p.name.toLowerCase()}`);
   const present = value !== undefined && value !== null;

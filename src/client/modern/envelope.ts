@@ -2,19 +2,25 @@
  * What every 2026-07-28 request carries (basic/index.mdx §_meta; streamable-http.mdx
  * §Request Metadata): the `_meta` envelope, and on HTTP the mirrored headers.
  */
-import { META } from '../protocol/meta.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types.js';
-import { encodeHeaderValue, headerParamValue, type HeaderParam } from '../protocol/x-mcp-header.js';
+import { META } from '../../protocol/meta.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
+import { encodeHeaderValue, headerParamValue, type HeaderParam } from '../../protocol/x-mcp-header.js';
+
+/** A request's params: whatever the method takes, and the caller's own `_meta`. */
+export interface RequestParams {
+  _meta?: Meta;
+  [key: string]: unknown;
+}
 
 export function envelope(
-  params: Record<string, unknown>,
+  params: RequestParams,
   version: string,
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
   logLevel: LoggingLevel | undefined,
-): Record<string, unknown> {
-  const meta: Record<string, unknown> = {
-    ...(params._meta as Record<string, unknown> | undefined),
+): RequestParams {
+  const meta: Meta = {
+    ...params._meta,
     [META.protocolVersion]: version,
     [META.clientCapabilities]: capabilities,
     [META.clientInfo]: clientInfo,
@@ -25,7 +31,7 @@ export function envelope(
 
 const NAMED: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
-export function modernHeaders(method: string, params: Record<string, unknown>, version: string, headerParams: readonly HeaderParam[] | undefined): Record<string, string> {
+export function modernHeaders(method: string, params: RequestParams, version: string, headerParams: readonly HeaderParam[] | undefined): Record<string, string> {
   const h: Record<string, string> = { 'MCP-Protocol-Version': version, 'Mcp-Method': method };
   const field = NAMED[method];
   if (field) {

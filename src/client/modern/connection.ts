@@ -1,0 +1,89 @@
+/**
+ * The modern connection (2026-07-28): no session, every request self-contained
+ * (exchange.ts), results kept by the response cache as their hints allow
+ * (server/utilities/caching.mdx), `server/discover` on demand, listen streams of
+ * `subscriptions/listen`. Before the verdict it is also the probe: server/discover is a
+ * modern request.
+ */
+import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
+import type { DiscoverResult, SubscriptionFilter, Tool } from '../../protocol/types.js';
+import type { ProtocolVersion } from '../../protocol/versions.js';
+import { readHeaderParams } from '../../protocol/x-mcp-header.js';
+import type { ConnectionContext, EraConnection } from '../connection.js';
+import type { ListenStream } from '../listen-stream.js';
+import type { CallOptions } from '../peer.js';
+import { resultFor, toolsPage, type ResultFor, type ToolsPage } from '../results.js';
+import { verdictFromDiscover } from './discover.js';
+import type { RequestParams } from './envelope.js';
+import { ModernExchange } from './exchange.js';
+import { ModernListens } from './listen.js';
+
+export class ModernConnection implements EraConnection {
+  private readonly exchange: ModernExchange;
+  private readonly listens: ModernListens;
+
+  constructor(private readonly context: ConnectionContext) {
+    this.exchange = new ModernExchange(context, () => this.listTools({}));
+    this.listens = new ModernListens(this.exchange, () => context.wire.newId());
+  }
+
+  /** A request past the cache (the probe): see `ModernExchange.send`. */
+  async send<M extends string>(method: M, params: RequestParams, options?: CallOptions, version?: ProtocolVersion): Promise<ResultFor<M>> {
+    return resultFor(method, await this.exchange.send(method, params, options, version));
+  }
+
+  async request<M extends string>(method: M, params: RequestParams, options: CallOptions = {}): Promise<ResultFor<M>> {
+    const { cache } = this.context;
+    const cached = cache?.get(method, params);
+    if (cached) return resultFor(method, cached);
+    const result = await this.exchange.send(method, params, options);
+    cache?.put(method, params, result);
+    return resultFor(method, result);
+  }
+
+  /** On the HTTP wire, tools with invalid x-mcp-header annotations are dropped (tools.mdx §x-mcp-header). */
+  async listTools(params: { cursor?: string }): Promise<ToolsPage> {
+    const result = await this.request('tools/list', params);
+    const tools: Tool[] = [];
+    for (const tool of result.tools ?? []) {
+      const headers = readHeaderParams(tool.inputSchema);
+      if (!headers.ok) {
+        if (this.context.wire.kind === 'http') {
+          (this.context.options.onWarning ?? console.warn)(`dropping tool ${tool.name}: ${headers.reason}`);
+          continue;
+        }
+      } else {
+        this.exchange.toolHeaders.set(tool.name, headers.params);
+      }
+      tools.push(tool);
+    }
+    return toolsPage(tools, result.nextCursor);
+  }
+
+  /** `server/discover` (never cached): the verdict's capabilities and instructions, refreshed. */
+  async discover(): Promise<DiscoverResult> {
+    const { server } = this.context;
+    const result = resultFor('server/discover', await this.exchange.send('server/discover', {}));
+    // The version now: a -32022 on the way may have changed it.
+    server.settle(verdictFromDiscover(server.known.version, result));
+    return result;
+  }
+
+  listen(filter: SubscriptionFilter, signal: AbortSignal | undefined): ListenStream {
+    return this.listens.open(filter, signal);
+  }
+
+  toStream(n: JsonRpcNotification): boolean {
+    return this.listens.toStream(n);
+  }
+
+  /** The level travels in every request's `_meta` (basic/index.mdx §_meta): nothing to send. */
+  async setLogLevel(): Promise<void> {}
+
+  /** Roots are asked for per request (input_required): there is nothing to tell. */
+  async rootsChanged(): Promise<void> {}
+
+  endStreams(): void {
+    this.listens.endAll();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The client's wire: the channel and the JSON-RPC peer over it. Everything above sends
+ * through here and never holds the channel itself, so that era detection can swap it once
+ * (Streamable HTTP → the 2024-11-05 HTTP+SSE fallback, 2025-11-25 transports.mdx §Backwards
+ * Compatibility) under everyone's feet.
+ */
+import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { LegacyVersion } from '../protocol/versions.js';
+import type { ClientChannel, SendOptions } from './channel.js';
+import { ClientPeer, type CallOptions, type PeerHooks } from './peer.js';
+
+export class ClientWire {
+  private peer: ClientPeer;
+  private readonly activity = new Set<() => void>();
+
+  constructor(private channel: ClientChannel, private readonly hooks: PeerHooks, private readonly defaultTimeoutMs: number) {
+    this.peer = new ClientPeer(channel, hooks, defaultTimeoutMs);
+  }
+
+  get kind(): ClientChannel['kind'] {
+    return this.channel.kind;
+  }
+
+  /** The channel's URL when it has one (the HTTP channels): where the HTTP+SSE fallback connects. */
+  get url(): URL | undefined {
+    const channel = this.channel;
+    return 'url' in channel && channel.url instanceof URL ? channel.url : undefined;
+  }
+
+  async start(): Promise<void> {
+    await this.channel.start({
+      onMessage: (m) => this.peer.receive(m),
+      // Nothing to do: calls in flight fail through the channel; listen streams re-issue on their own.
+      onClose: () => {},
+      onActivity: () => {
+        for (const l of this.activity) l();
+      },
+    });
+  }
+
+  /** Replaces the channel (era fallback): the old one is closed, the new one started. */
+  async swap(channel: ClientChannel): Promise<void> {
+    await this.channel.close().catch(() => {});
+    this.channel = channel;
+    this.peer = new ClientPeer(channel, this.hooks, this.defaultTimeoutMs);
+    await this.start();
+  }
+
+  /** Calls `listener` on every message from the server, responses included (message channels: stdio, in-memory); returns its remover. */
+  onActivity(listener: () => void): () => void {
+    this.activity.add(listener);
+    return () => this.activity.delete(listener);
+  }
+
+  /** A request, resolving with its raw response (an error response too): see `ClientPeer.call`. */
+  call(method: string, params: Record<string, unknown>, options?: CallOptions, send?: SendOptions, id?: number): Promise<JsonRpcResponse> {
+    return this.peer.call(method, params, options, send, id);
+  }
+
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    return this.peer.notify(method, params);
+  }
+
+  newId(): number {
+    return this.peer.newId();
+  }
+
+  /** Legacy HTTP: the negotiated version, for the MCP-Protocol-Version header. */
+  setLegacyVersion(version: LegacyVersion): void {
+    this.channel.setLegacyVersion?.(version);
+  }
+
+  /** Legacy HTTP: the standalone GET stream, where the server offers one. */
+  openEventStream(): void {
+    this.channel.openEventStream?.();
+  }
+
+  close(): Promise<void> {
+    return this.channel.close();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * What the era dispatchers read from the server they serve, built once per server: its
+ * identity, its features, its capabilities per revision, the 2026-07-28 cache hints and
+ * signing keys, its listen streams, and where errors go. The core (core.ts) routes messages
+ * and keeps sessions; this is the rest.
+ */
+import { META } from '../protocol/meta.js';
+import type { Implementation, Meta, ServerCapabilities } from '../protocol/types.js';
+import type { ProtocolVersion } from '../protocol/versions.js';
+import type { Backplane } from './backplane.js';
+import type { Operations } from './features/operations.js';
+import type { CacheHint } from './features/resources.js';
+import { ListenHub } from './modern/listen.js';
+import type { RequestStateCodec } from './modern/request-state.js';
+import type { Registry } from './registry.js';
+import { pick } from './shape.js';
+
+/** What both eras' dispatchers read. */
+export interface ServerServices {
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  readonly ops: Operations;
+  /** Capabilities as of now, in the wire shape of `v`. */
+  capabilities(v: ProtocolVersion): ServerCapabilities;
+  reportError(error: unknown): void;
+}
+
+/** The 2026-07-28 results that carry a cache hint (server/utilities/caching.mdx), configurable per method. */
+export type CacheableMethod = 'server/discover' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read';
+
+export interface ServerConfig {
+  info: Implementation;
+  instructions: string | undefined;
+  registry: Registry;
+  ops: Operations;
+  codec: RequestStateCodec;
+  backplane: Backplane;
+  eras: { legacy: boolean; modern: boolean };
+  extraCapabilities: ServerCapabilities | undefined;
+  cache: Partial<Record<CacheableMethod, CacheHint>>;
+  /** Read at each report, so it can be replaced after construction. */
+  onError: (error: unknown) => void;
+}
+
+const DEFAULT_CACHE: CacheHint = { ttlMs: 0, scope: 'private' };
+
+/** The server's services: what both eras read, plus what the modern dispatcher does (its `ModernDeps`, structurally). */
+export class Services implements ServerServices {
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  readonly ops: Operations;
+  readonly codec: RequestStateCodec;
+  /** The `subscriptions/listen` streams of this instance. */
+  readonly hub = new ListenHub();
+  readonly infoMeta: Meta;
+  private readonly capsCache = new Map<ProtocolVersion, ServerCapabilities>();
+  private capsVersion = -1;
+
+  constructor(private readonly config: ServerConfig) {
+    this.info = config.info;
+    this.infoMeta = Object.freeze({ [META.serverInfo]: config.info });
+    this.instructions = config.instructions;
+    this.ops = config.ops;
+    this.codec = config.codec;
+  }
+
+  reportError(error: unknown): void {
+    this.config.onError(error);
+  }
+
+  cacheHint(method: CacheableMethod): CacheHint {
+    return this.config.cache[method] ?? DEFAULT_CACHE;
+  }
+
+  capabilities(v: ProtocolVersion): ServerCapabilities {
+    const registry = this.config.registry;
+    if (this.capsVersion !== registry.version) {
+      this.capsCache.clear();
+      this.capsVersion = registry.version;
+    }
+    let caps = this.capsCache.get(v);
+    if (!caps) this.capsCache.set(v, (caps = this.buildCapabilities(v)));
+    return caps;
+  }
+
+  private buildCapabilities(v: ProtocolVersion): ServerCapabilities {
+    const { tools, prompts, resources, templates } = this.config.registry;
+    const extra = this.config.extraCapabilities ?? {};
+    const caps: ServerCapabilities = {};
+    if (tools.size || extra.tools) caps.tools = { listChanged: true, ...extra.tools };
+    if (prompts.size || extra.prompts) caps.prompts = { listChanged: true, ...extra.prompts };
+    if (resources.size || templates.size || extra.resources) caps.resources = { subscribe: true, listChanged: true, ...extra.resources };
+    caps.logging = {};
+    if (prompts.size || templates.size || extra.completions) caps.completions = {};
+    if (extra.experimental) caps.experimental = extra.experimental;
+    if (extra.extensions) caps.extensions = extra.extensions;
+    return pick('ServerCapabilities', v, caps);
+  }
+}

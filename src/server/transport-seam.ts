@@ -1,0 +1,104 @@
+/**
+ * The interface between a transport and the server: everything a transport needs to serve a
+ * `Server`, and nothing about MCP methods. This is the public seam for transport authors
+ * (exported by `janus-mcp/server`); the built-in stdio, in-memory and HTTP transports use it.
+ * A connection that carries JSON-RPC messages both ways can instead implement `Transport` and
+ * call `server.connect(transport)`; a custom transport that needs more control (a WebSocket
+ * server, a message queue, another request-scoped protocol) drives the core directly:
+ *
+ * ```ts
+ * const core = coreOf(server);
+ * const send = (m: JsonRpcMessage) => socket.send(JSON.stringify(m));
+ * const session = core.openSession({ send }); // the legacy session of this connection, if the client initializes
+ * const inbound: Inbound = { transport: 'memory', send, session };
+ * socket.onmessage = (e) => void core.handle(JSON.parse(e.data), inbound);
+ * socket.onclose = () => session.close();
+ * ```
+ *
+ * The transport owns framing and its own rules (HTTP statuses, SSE, session ids); the core
+ * decides the era of every message and answers it through `Inbound.send`.
+ */
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { LegacyVersion } from '../protocol/versions.js';
+import type { HeaderParam } from '../protocol/x-mcp-header.js';
+
+/** An `x-mcp-header` annotation on a tool's input property (docs/2026-07-28/server/tools.mdx §x-mcp-header). */
+export type { HeaderParam };
+
+/**
+ * Which kind of channel carries a payload. The core reads it for one rule: on `http` a dropped
+ * response stream is not cancellation (legacy transports §Sending Messages); on the others
+ * (message channels such as stdio, memory or a WebSocket, and the 2024-11-05 `sse` stream)
+ * the channel closing cancels what runs on it.
+ */
+export type TransportKind = 'stdio' | 'http' | 'sse' | 'memory';
+
+/**
+ * One inbound payload's channel, handed to `ServerCore.handle` with it: where messages about
+ * this payload go, when its channel dies, and which legacy session (if any) it belongs to.
+ */
+export interface Inbound {
+  readonly transport: TransportKind;
+  /**
+   * Writes a message that belongs to this payload: progress and log notifications, legacy
+   * server-to-client requests made while handling it, and its final response(s).
+   */
+  send(message: JsonRpcMessage): void;
+  /** Aborts when the channel can no longer deliver (HTTP: the response stream closed). */
+  readonly signal?: AbortSignal;
+  /** The legacy session this payload belongs to (from `ServerCore.openSession`); absent for stateless (modern) traffic. */
+  readonly session?: LegacySession;
+  /** Ends this request's stream early (2025-11-25 SSE polling); later messages are kept for resumption. */
+  closeStream?(): void;
+  /**
+   * The wire the transport received this payload on, when it knows (HTTP decides per POST
+   * from headers and body, with `classifyPayload`); absent on channels that carry both eras
+   * (stdio), where the core classifies each message by itself.
+   */
+  readonly wire?: 'legacy' | 'modern';
+  /**
+   * Writes the responses of a 2025-03-26 batch as one JSON array (JSON-RPC 2.0 §6). Message
+   * channels have it; HTTP collects a batch's responses itself from `send`.
+   */
+  sendBatch?(responses: JsonRpcMessage[]): void;
+}
+
+/** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */
+export interface SessionHost {
+  send(message: JsonRpcMessage): void;
+  /** The core ended the session itself (server.close()): release its streams now. */
+  onSessionClosed?(): void;
+}
+
+/** What a transport may know of a legacy (handshake-era) session. */
+export interface LegacySession {
+  readonly id: string;
+  /** Set once `initialize` succeeded. */
+  readonly protocolVersion: LegacyVersion | undefined;
+  /** Set once `notifications/initialized` arrived. */
+  readonly initialized: boolean;
+  readonly closed: boolean;
+  /** Ends the session: in-flight handlers abort, pending server-to-client requests fail. */
+  close(): void;
+}
+
+/** What a transport drives: `coreOf(server)`. */
+export interface ServerCore {
+  /**
+   * Handles one decoded payload (a message, or an array for a 2025-03-26 batch). Every
+   * message about it goes through `inbound.send`; the promise settles once the last of
+   * them (the final response, or all responses of a batch) has been sent. For a
+   * notification or a response it settles as soon as it was routed. It never rejects.
+   */
+  handle(payload: unknown, inbound: Inbound): Promise<void>;
+  /** A new, uninitialized legacy session whose unsolicited messages go to `host`. */
+  openSession(host: SessionHost): LegacySession;
+  /** The `x-mcp-header` parameters of a tool, or undefined when no such tool exists (HTTP header validation). */
+  toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
+  /** Ends, gracefully, the listen streams opened through the matching inbound channels (a transport shutting down). */
+  endListeners(match: (inbound: Inbound) => boolean): void;
+  /** Server name for logs and diagnostics. */
+  readonly name: string;
+  /** Reports an error that has no peer to go to (never written to stdout). */
+  reportError(error: unknown): void;
+}
