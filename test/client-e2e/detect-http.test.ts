@@ -10,7 +10,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ChannelError, connect, McpError } from '../../src/client/index.js';
-import { discoverResult, json, rawServer, recordingFetch, type Msg } from './support.js';
+import type { Msg } from '../support/common.js';
+import { json } from '../support/http.js';
+import { discoverResult, rawServer, recordingFetch } from './support.js';
 
 type Reply = { status: number; body?: Msg | string };
 const err = (code: number, data?: Msg): Msg => ({ jsonrpc: '2.0', id: null, error: { code, message: `error ${code}`, ...(data ? { data } : {}) } });

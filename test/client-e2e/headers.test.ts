@@ -12,7 +12,9 @@ import { test } from 'node:test';
 import { connect } from '../../src/client/index.js';
 import { createServer } from '../../src/server/index.js';
 import { textOf } from '../client/helpers.js';
-import { discoverResult, json, rawServer, recordingFetch, serveFixture, type Msg } from './support.js';
+import type { Msg } from '../support/common.js';
+import { json } from '../support/http.js';
+import { discoverResult, rawServer, recordingFetch, serveFixture } from './support.js';
 
 const ROUTE_INPUT = {
   type: 'object',

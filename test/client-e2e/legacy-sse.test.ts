@@ -13,9 +13,11 @@ import { test } from 'node:test';
 import { connect } from '../../src/client/index.js';
 import { createNodeHandler } from '../../src/transports/http/index.js';
 import { asks, features, progress } from '../client/battery.js';
-import { askHandlers, textOf, waitFor } from '../client/helpers.js';
+import { askHandlers, textOf } from '../client/helpers.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
-import { nodeServer, rawServer, recordingFetch, type Msg } from './support.js';
+import type { Msg } from '../support/common.js';
+import { until } from '../support/wait.js';
+import { nodeServer, rawServer, recordingFetch } from './support.js';
 
 /**
  * A hand-written 2024-11-05 HTTP+SSE server: POST /mcp → 404; GET /mcp → SSE whose first
@@ -116,7 +118,7 @@ for (const pinned of [undefined, '2024-11-05'] as const) {
       assert.equal(client.instructions, 'old school');
       // The order of the steps: [probe →] initialize POST to the URL → GET → initialize to the endpoint.
       // The initialize answer travels on the stream and may overtake its POST's 202: wait for the replies.
-      await waitFor(() => rec.log.slice(0, pinned ? 3 : 4).every((e) => e.status !== undefined), 2000, 'the replies of the first steps');
+      await until(() => rec.log.slice(0, pinned ? 3 : 4).every((e) => e.status !== undefined), 'the replies of the first steps');
       const steps = rec.log.slice(0, pinned ? 3 : 4).map((e) => [e.method, new URL(e.url).pathname, e.body?.method, e.status].filter((x) => x !== undefined).join(' '));
       assert.deepEqual(steps, [
         ...(pinned ? [] : ['POST /mcp server/discover 404']),

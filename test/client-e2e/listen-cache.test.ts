@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { connect, type Client } from '../../src/client/index.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
-import { waitFor } from '../client/helpers.js';
+import { until } from '../support/wait.js';
 import { recordingFetch, serveFixture, type Exchange, type Served } from './support.js';
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';
@@ -30,7 +30,7 @@ async function within<T>(p: Promise<T>, ms = 2000, what = 'a notification'): Pro
 
 /** Waits until the n-th exchange matching `pick` got its reply headers (the server holds the stream). */
 const streamOpen = (log: Exchange[], pick: (e: Exchange) => boolean, n: number) =>
-  waitFor(() => log.filter((e) => pick(e) && e.status === 200).length >= n, 3000, `stream #${n} to open`);
+  until(() => log.filter((e) => pick(e) && e.status === 200).length >= n, `stream #${n} to open`);
 
 const isListen = (e: Exchange) => e.body?.method === 'subscriptions/listen';
 
@@ -69,7 +69,7 @@ test('modern: listen yields list_changed and resources/updated from its own SSE 
 
     // Ending the iterator closes the stream: the server holds no request afterwards.
     await stream.return!();
-    await waitFor(() => s.conns.active() === 0, 2000, 'the listen stream to close on the server');
+    await until(() => s.conns.active() === 0, 'the listen stream to close on the server');
     assert.equal(rec.posts('subscriptions/listen').length, 2, 'no re-issue after return()');
   } finally {
     await client.close();
@@ -86,7 +86,7 @@ test('legacy session (2025-11-25): listen yields list_changed from the standalon
   try {
     const stream = client.listen({ toolsListChanged: true, resourceSubscriptions: ['fixture://static'] });
     await streamOpen(rec.log, isGet, 1);
-    await waitFor(() => rec.posts('resources/subscribe').length === 1 && rec.posts('resources/subscribe')[0]!.status === 200, 2000, 'resources/subscribe');
+    await until(() => rec.posts('resources/subscribe').length === 1 && rec.posts('resources/subscribe')[0]!.status === 200, 'resources/subscribe');
     s.server.tool('late1', () => 'x');
     assert.equal((await within(stream.next())).value.method, 'notifications/tools/list_changed');
     s.server.resourceUpdated('fixture://static');
@@ -100,7 +100,7 @@ test('legacy session (2025-11-25): listen yields list_changed from the standalon
     s.server.tool('late2', () => 'x');
     assert.equal((await within(stream.next())).value.method, 'notifications/tools/list_changed');
     await stream.return!();
-    await waitFor(() => rec.posts('resources/unsubscribe').length === 1, 2000, 'resources/unsubscribe on return()');
+    await until(() => rec.posts('resources/unsubscribe').length === 1, 'resources/unsubscribe on return()');
   } finally {
     await client.close();
     await s.conns.settled();
@@ -115,7 +115,7 @@ test('legacy session: after a transparent re-initialize (the server expired the 
   const client = await connect(s.url, { protocolVersion: '2025-11-25', fetch: rec.fetch });
   try {
     const stream = client.listen({ resourceSubscriptions: ['fixture://static'] });
-    await waitFor(() => rec.posts('resources/subscribe')[0]?.status === 200, 2000, 'resources/subscribe');
+    await until(() => rec.posts('resources/subscribe')[0]?.status === 200, 'resources/subscribe');
     const sid = rec.posts('initialize')[0]!.responseHeaders!['mcp-session-id']!;
     await fetch(s.url, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } });
     await client.callTool('echo', { text: 'x' }); // meets the 404, re-initializes
@@ -123,7 +123,7 @@ test('legacy session: after a transparent re-initialize (the server expired the 
     await streamOpen(rec.log, (e) => e.method === 'GET', 2);
     const fresh = rec.posts('initialize')[1]!.responseHeaders!['mcp-session-id'];
     const resubscribed = () => rec.posts('resources/subscribe').some((e) => e.headers['mcp-session-id'] === fresh && e.status === 200);
-    await waitFor(resubscribed, 1000, 'resources/subscribe on the new session (the old session\'s subscription died with it)');
+    await until(resubscribed, 'resources/subscribe on the new session (the old session\'s subscription died with it)');
     s.server.resourceUpdated('fixture://static');
     const upd = await within(stream.next(), 1000, 'resources/updated after the re-initialize');
     assert.equal(upd.value.params?.uri, 'fixture://static');

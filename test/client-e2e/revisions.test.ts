@@ -12,7 +12,9 @@ import { test } from 'node:test';
 import { connect, type Client } from '../../src/client/index.js';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
 import { asks, cancellation, completion, elicitationDefaults, features, progress } from '../client/battery.js';
-import { MODERN, REVISIONS, askHandlers, hasElicitation, waitFor, type Wire } from '../client/helpers.js';
+import { askHandlers, hasElicitation, type Wire } from '../client/helpers.js';
+import { MODERN, REVISIONS } from '../support/common.js';
+import { until } from '../support/wait.js';
 import { recordingFetch, serveFixture, type Exchange } from './support.js';
 
 /** The battery's wire view, built from the recorded HTTP POSTs (what the client sent). */
@@ -48,7 +50,7 @@ async function battery(t: { test: (name: string, fn: () => Promise<void>) => Pro
       assert.ok(calls.every((e) => e.responseHeaders?.['content-type']?.startsWith('text/event-stream')), 'ask replied without SSE');
       assert.equal(answers.length, total);
       // A call's result may overtake the 202 of an answer's own POST: wait for those replies.
-      await waitFor(() => answers.every((e) => e.status !== undefined), 2000, 'the replies to the posted answers');
+      await until(() => answers.every((e) => e.status !== undefined), 'the replies to the posted answers');
       assert.ok(answers.every((e) => e.status === 202 && e.headers['mcp-session-id']));
     }
   });

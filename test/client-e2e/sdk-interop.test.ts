@@ -13,8 +13,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { connect, McpError, type Client } from '../../src/client/index.js';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
-import { textOf, waitFor } from '../client/helpers.js';
-import { pidAlive, recordingFetch, startSdkServer, type Exchange } from './support.js';
+import { textOf } from '../client/helpers.js';
+import { pidAlive } from '../support/common.js';
+import { until } from '../support/wait.js';
+import { recordingFetch, startSdkServer, type Exchange } from './support.js';
 
 const INFO = { name: 'sdk-interop', version: '2.4.0' };
 
@@ -47,7 +49,7 @@ async function exercise(client: Client, rev: ProtocolVersion, h: ReturnType<type
   // listen(): the SDK's subscriptions/listen stream (modern) or the session's GET stream (legacy).
   const stream = client.listen({ toolsListChanged: true });
   const opened = (e: Exchange) => e.status === 200 && (rev === '2026-07-28' ? e.body?.method === 'subscriptions/listen' : e.method === 'GET');
-  await waitFor(() => log.some(opened), 3000, 'the stream listen() relies on');
+  await until(() => log.some(opened), 'the stream listen() relies on');
   assert.equal(textOf(await client.callTool('touch')), 'touched');
   const changed = await Promise.race([stream.next(), new Promise<never>((_, no) => setTimeout(() => no(new Error('no list_changed from the SDK')), 3000).unref())]);
   assert.equal(changed.value.method, 'notifications/tools/list_changed');
@@ -77,7 +79,7 @@ async function exercise(client: Client, rev: ProtocolVersion, h: ReturnType<type
     assert.match(exchanges[0]!.responseHeaders!['content-type']!, /^text\/event-stream/);
     assert.deepEqual(exchanges[1]!.body!.result, { action: 'accept', content: { name: 'Ada' } });
     // The tools/call result may overtake the 202 of the answer's own POST: wait for it.
-    await waitFor(() => exchanges[1]!.status !== undefined, 2000, 'the reply to the posted answer');
+    await until(() => exchanges[1]!.status !== undefined, 'the reply to the posted answer');
     assert.equal(exchanges[1]!.status, 202);
   }
 }

@@ -18,6 +18,7 @@ import type { ProtocolVersion } from '../../src/protocol/versions.js';
 import { createNodeHandler } from '../../src/transports/http/index.js';
 import { askHandlers, textOf } from '../client/helpers.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
+import { until } from '../support/wait.js';
 import { nodeServer, recordingFetch, serveFixture, type Exchange } from './support.js';
 
 const sessionOf = (rec: { log: Exchange[] }) => rec.log.find((e) => e.body?.method === 'initialize' && e.responseHeaders?.['mcp-session-id'])?.responseHeaders!['mcp-session-id'];
@@ -239,8 +240,7 @@ test('close() on the modern wire sends nothing (no session, no DELETE) and leave
   const rec = recordingFetch();
   const client = await connect(s.url, { fetch: rec.fetch });
   const stream = client.listen({ toolsListChanged: true });
-  const end = Date.now() + 2000;
-  while (s.conns.active() === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+  await until(() => s.conns.active() > 0, 'the listen stream to open on the server');
   assert.equal(s.conns.active(), 1, 'the listen stream is open on the server');
   const mark = rec.log.length;
   await client.close();

@@ -6,17 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { dirname, join } from 'node:path';
+import type { IncomingMessage, RequestListener, Server as NodeServer, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { buildFixtureServer, type FixtureOptions } from '../fixtures/client-server/server.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../src/transports/http/index.js';
 import type { Server } from '../../src/server/index.js';
-import { pidAlive } from '../support/common.js';
-
-export type Msg = Record<string, any>;
+import { fixture, type Msg } from '../support/common.js';
+import { listen, readingBody, type BodyHandler, type Listening } from '../support/http.js';
+import { delay } from '../support/wait.js';
 
 /** Counts the sockets a node:http server holds open and the requests it is still answering. */
 export interface Counted {
@@ -51,7 +49,7 @@ export function countConnections(http: NodeServer): Counted {
         const used = [...sockets].filter((s) => s.bytesRead > 0).length;
         if (active === 0 && used === 0) return;
         if (Date.now() > end) assert.fail(`server still holds ${used} used socket(s) and ${active} open request(s)`);
-        await new Promise((r) => setTimeout(r, 10));
+        await delay(10);
       }
     },
   };
@@ -107,40 +105,15 @@ export function recordingFetch(): { fetch: typeof fetch; log: Exchange[]; posts(
   return { fetch: wrapped, log, posts: (m) => log.filter((e) => e.method === 'POST' && (m === undefined || e.body?.method === m)) };
 }
 
-export type RawHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
-
 /** A node:http server on 127.0.0.1, port 0, with its sockets counted. */
-export async function nodeServer(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: URL; http: NodeServer; conns: Counted; close(): Promise<void> }> {
-  const http = createServer(listener);
-  const conns = countConnections(http);
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    http,
-    conns,
-    close: () => new Promise<void>((r) => {
-      http.close(() => r());
-      http.closeAllConnections();
-    }),
-  };
+export async function nodeServer(listener: RequestListener): Promise<Listening & { conns: Counted }> {
+  const server = await listen(listener);
+  return { ...server, conns: countConnections(server.http) };
 }
 
 /** A raw server for wire shapes our server never produces; the handler gets the body read. */
-export function rawServer(handler: RawHandler): ReturnType<typeof nodeServer> {
-  return nodeServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      Promise.resolve(handler(req, res, Buffer.concat(chunks).toString('utf8'))).catch((e: unknown) => {
-        if (!res.headersSent) res.writeHead(500).end(String(e));
-      });
-    });
-  });
-}
-
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+export function rawServer(handler: BodyHandler): ReturnType<typeof nodeServer> {
+  return nodeServer(readingBody(handler));
 }
 
 /** A DiscoverResult (docs/2026-07-28/server/discover.mdx) for raw modern servers. */
@@ -151,9 +124,7 @@ export function discoverResult(capabilities: Msg = { tools: {} }): Msg {
   };
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** Compiled alongside this file: dist/test/fixtures/sdk-server/server.js. */
-export const SDK_SERVER = join(here, '..', 'fixtures', 'sdk-server', 'server.js');
+export const SDK_SERVER = fixture('sdk-server', 'server.js');
 
 /** A child we own, by PID: the official SDK server in one mode, with its URL read from stdout. */
 export async function startSdkServer(mode: 'stateless' | 'modern-only' | 'session'): Promise<{ url: URL; child: ChildProcess; stop(): Promise<void> }> {
@@ -175,4 +146,3 @@ export async function startSdkServer(mode: 'stateless' | 'modern-only' | 'sessio
   };
 }
 
-export { pidAlive };

@@ -10,7 +10,9 @@ import { test } from 'node:test';
 import { ChannelError } from '../../src/client/channel.js';
 import { HttpChannel, HttpChannelError, httpStatusOf } from '../../src/client/channels/http.js';
 import { JanusError } from '../../src/protocol/errors.js';
-import { closed, delay, frame, json, mockServer, Recorder, request, sseHead, type Handler, type Mock } from './mock.js';
+import { json } from '../support/http.js';
+import { delay } from '../support/wait.js';
+import { closed, frame, mockServer, Recorder, request, sseHead, type Handler, type Mock } from './mock.js';
 
 async function withServer(handler: Handler, fn: (mock: Mock, channel: HttpChannel, rec: Recorder) => Promise<void>, options: ConstructorParameters<typeof HttpChannel>[1] = {}): Promise<void> {
   const mock = await mockServer(handler);

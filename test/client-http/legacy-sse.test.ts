@@ -10,7 +10,9 @@ import { test } from 'node:test';
 import { ChannelError } from '../../src/client/channel.js';
 import { LegacySseChannel } from '../../src/client/channels/legacy-sse.js';
 import { JanusError } from '../../src/protocol/errors.js';
-import { closed, delay, frame, json, mockServer, Recorder, request, sseHead, type Mock } from './mock.js';
+import { json } from '../support/http.js';
+import { delay } from '../support/wait.js';
+import { closed, frame, mockServer, Recorder, request, sseHead, type Mock } from './mock.js';
 
 interface Legacy {
   mock: Mock;

@@ -1,7 +1,8 @@
 /** Small hand-written node:http servers for the client channel tests (real sockets on 127.0.0.1). */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { ChannelHandlers } from '../../src/client/channel.js';
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
+import { listen, readingBody } from '../support/http.js';
 
 export interface Seen {
   method: string;
@@ -19,38 +20,18 @@ export interface Mock {
   close(): Promise<void>;
 }
 
+/** A server that records every request (`seen`, body read) before `handler` answers it. */
 export async function mockServer(handler: Handler, path = '/mcp'): Promise<Mock> {
   const seen: Seen[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
+  const server = await listen(
+    readingBody((req, res, body) => {
+      const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: performance.now() };
       seen.push(s);
-      new Promise((resolve) => resolve(handler(req, res, s))).catch((e: unknown) => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end(String(e));
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return {
-    url: new URL(`http://127.0.0.1:${address.port}${path}`),
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-export function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(body);
+      return handler(req, res, s);
+    }),
+    path,
+  );
+  return { url: server.url, seen, close: server.close };
 }
 
 export function sseHead(res: ServerResponse, headers: Record<string, string> = {}): void {
@@ -112,10 +93,6 @@ export class Recorder implements ChannelHandlers {
       });
     }
   }
-}
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Resolves when the client side of this request's socket goes away. */

@@ -7,15 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ChannelError, JanusError, ProcessChannelError, connect } from '../../src/client/index.js';
+import { fixture } from '../support/common.js';
 import { FIXTURE_STDIO } from './helpers.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const CRASH = join(here, '..', 'fixtures', 'client-raw', 'crash.js');
-const REPORT = join(here, '..', 'fixtures', 'client-raw', 'connect-report.js');
+const CRASH = fixture('client-raw', 'crash.js');
+const REPORT = fixture('client-raw', 'connect-report.js');
 
 /** Connects to the crash fixture with these settings and returns the error connect() failed with. */
 async function crashError(env: Record<string, string>, options: { probeTimeoutMs?: number } = {}): Promise<ProcessChannelError> {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { connect, McpError } from '../../src/client/index.js';
 import { FIXTURE_INFO, FIXTURE_INSTRUCTIONS, buildFixtureServer } from '../fixtures/client-server/server.js';
-import { SILENT_LEGACY, initializeResult, inMemory, scripted, spawnFixture, textOf, type Msg } from './helpers.js';
+import type { Msg } from '../support/common.js';
+import { SILENT_LEGACY, initializeResult, inMemory, scripted, spawnFixture, textOf } from './helpers.js';
 
 const DISCOVER_OK = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'm', version: '1' } } };
 

@@ -4,25 +4,15 @@
  * our own server never produces, the stdio fixtures, and handlers that count their calls.
  * Not a test file (no `.test` suffix).
  */
-import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connect, type Client, type ConnectOptions } from '../../src/client/index.js';
 import { spawnChannel } from '../../src/client/channels/spawn.js';
 import type { Server } from '../../src/server/index.js';
 import { createMemoryPair, type Transport } from '../../src/testing/index.js';
-import type { ProtocolVersion } from '../../src/protocol/versions.js';
-import { META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB, META_VERSION, pidAlive } from '../support/common.js';
+import { fixture, type Msg } from '../support/common.js';
+import { delay } from '../support/wait.js';
 
-export type Msg = Record<string, any>;
-
-export const REVISIONS: readonly ProtocolVersion[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
-export const MODERN = '2026-07-28';
-export { META_VERSION, META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB };
-
-const here = dirname(fileURLToPath(import.meta.url));
-export const FIXTURE_STDIO = join(here, '..', 'fixtures', 'client-server', 'stdio.js');
-export const SILENT_LEGACY = join(here, '..', 'fixtures', 'client-raw', 'silent-legacy.js');
+export const FIXTURE_STDIO = fixture('client-server', 'stdio.js');
+export const SILENT_LEGACY = fixture('client-raw', 'silent-legacy.js');
 
 /** What crossed the wire, in order: `c2s` is what the client sent. */
 export interface Wire {
@@ -89,16 +79,6 @@ export function spawnFixture(script: string, env: Record<string, string> = {}, a
   return spawnChannel({ command: process.execPath, args: [script, ...args], env, stderr: 'ignore' });
 }
 
-export { pidAlive };
-
-export async function waitFor(cond: () => boolean, ms = 2000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 export function textOf(result: { content?: unknown }): string {
   const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
   return content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -114,31 +94,19 @@ export function askHandlers(elicitContent: Record<string, any> = { name: 'Ada' }
   const calls = { elicit: 0, sample: 0, roots: 0 };
   const seen: { elicit: Msg[]; sample: Msg[] } = { elicit: [], sample: [] };
   const answer: { content: Record<string, any> } = { content: elicitContent };
-  const tick = () => new Promise((r) => setTimeout(r, 5));
+  /** Counts a call, marks its start, yields, marks its end, then answers. */
+  const counted = async <T>(kind: keyof typeof calls, reply: () => T): Promise<T> => {
+    calls[kind]++;
+    events.push(`start:${kind}`);
+    await delay(5);
+    events.push(`end:${kind}`);
+    return reply();
+  };
   const options = {
-    onElicit: async (params: unknown) => {
-      calls.elicit++;
-      seen.elicit.push(params as Msg);
-      events.push('start:elicit');
-      await tick();
-      events.push('end:elicit');
-      return { action: 'accept' as const, content: answer.content };
-    },
-    onSample: async (params: unknown) => {
-      calls.sample++;
-      seen.sample.push(params as Msg);
-      events.push('start:sample');
-      await tick();
-      events.push('end:sample');
-      return { role: 'assistant' as const, content: { type: 'text', text: 'hi there' }, model: 'test-model' };
-    },
-    onRoots: async () => {
-      calls.roots++;
-      events.push('start:roots');
-      await tick();
-      events.push('end:roots');
-      return [{ uri: 'file:///work', name: 'work' }];
-    },
+    onElicit: (params: unknown) => (seen.elicit.push(params as Msg), counted('elicit', () => ({ action: 'accept' as const, content: answer.content }))),
+    onSample: (params: unknown) =>
+      (seen.sample.push(params as Msg), counted('sample', () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: 'hi there' }, model: 'test-model' }))),
+    onRoots: () => counted('roots', () => [{ uri: 'file:///work', name: 'work' }]),
   } satisfies ConnectOptions;
   return { options, calls, events, seen, answer };
 }

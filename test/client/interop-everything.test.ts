@@ -15,7 +15,8 @@ import { connect, type Client } from '../../src/client/index.js';
 import { spawnChannel } from '../../src/client/channels/spawn.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
 import type { Tool } from '../../src/protocol/types.js';
-import { askHandlers, pidAlive, textOf } from './helpers.js';
+import { pidAlive } from '../support/common.js';
+import { askHandlers, textOf } from './helpers.js';
 
 /** The server's entry file, from its package.json `bin`; undefined when the package is not installed. */
 function everythingEntry(): string | undefined {

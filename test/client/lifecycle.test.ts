@@ -6,16 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client, connect } from '../../src/client/index.js';
 import { MessageChannel } from '../../src/client/channels/message.js';
 import { createMemoryPair } from '../../src/testing/index.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
-import { FIXTURE_STDIO, inMemory, newWire, pidAlive, spawnFixture, spy, waitFor } from './helpers.js';
+import { fixture, pidAlive } from '../support/common.js';
+import { until } from '../support/wait.js';
+import { FIXTURE_STDIO, inMemory, newWire, spawnFixture, spy } from './helpers.js';
 
-const EXIT_PROBE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'client-raw', 'exit-probe.js');
+const EXIT_PROBE = fixture('client-raw', 'exit-probe.js');
 
 test('connect is idempotent: client.connect() again returns the same client and sends no second initialize', async () => {
   const { client, wire, close } = await inMemory(buildFixtureServer(), { protocolVersion: '2025-06-18' });
@@ -60,7 +60,7 @@ test('close() is idempotent and rejects calls in flight instead of leaving them 
 test('close() ends open listen streams (next() is done)', async () => {
   const { client, wire, close } = await inMemory(buildFixtureServer());
   const stream = client.listen({ toolsListChanged: true });
-  await waitFor(() => wire.got('notifications/subscriptions/acknowledged').length === 1);
+  await until(() => wire.got('notifications/subscriptions/acknowledged').length === 1);
   const next = stream.next();
   await close();
   assert.deepEqual(await next, { done: true, value: undefined });

@@ -10,7 +10,9 @@ import { test } from 'node:test';
 import { connect, type Client } from '../../src/client/index.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
-import { FIXTURE_STDIO, META_SUB, inMemory, spawnFixture, textOf, waitFor, type Wire } from './helpers.js';
+import { META_SUB } from '../support/common.js';
+import { until } from '../support/wait.js';
+import { FIXTURE_STDIO, inMemory, spawnFixture, textOf, type Wire } from './helpers.js';
 
 const CACHED = { cache: { 'tools/list': { ttlMs: 60_000, scope: 'public' as const } } };
 
@@ -19,7 +21,7 @@ const subscriptionOf = (n: JsonRpcNotification) => (n.params?._meta as Record<st
 /** Opens a tools list_changed stream and waits until the server acknowledged it. */
 async function listening(client: Client, wire: Wire) {
   const stream = client.listen({ toolsListChanged: true });
-  await waitFor(() => wire.got('notifications/subscriptions/acknowledged').length === 1, 2000, 'the acknowledgement');
+  await until(() => wire.got('notifications/subscriptions/acknowledged').length === 1, 'the acknowledgement');
   return { stream, id: wire.sent('subscriptions/listen')[0]!.id };
 }
 
@@ -38,7 +40,7 @@ test('listen({toolsListChanged}) yields list_changed (with the subscription id) 
 
     assert.deepEqual(await stream.return!(), { done: true, value: undefined });
     assert.deepEqual(await stream.next(), { done: true, value: undefined });
-    await waitFor(() => wire.sent('notifications/cancelled').some((m) => m.params.requestId === id), 2000, 'notifications/cancelled for the listen id');
+    await until(() => wire.sent('notifications/cancelled').some((m) => m.params.requestId === id), 'notifications/cancelled for the listen id');
   } finally {
     await close();
   }
@@ -125,7 +127,7 @@ test('cache: a cached resources/read is dropped by notifications/resources/updat
     await client.readResource('fixture://items/1');
     assert.equal(wire.sent('resources/read').length, 2);
     const stream = client.listen({ resourceSubscriptions: ['fixture://static'] });
-    await waitFor(() => wire.got('notifications/subscriptions/acknowledged').length === 1);
+    await until(() => wire.got('notifications/subscriptions/acknowledged').length === 1);
     server.resourceUpdated('fixture://static');
     const updated = (await stream.next()).value;
     assert.deepEqual([updated.method, updated.params?.uri], ['notifications/resources/updated', 'fixture://static']);
@@ -142,7 +144,7 @@ test('legacy: listen() is served by the session — list_changed notifications, 
   const { client, wire, server, close } = await inMemory(buildFixtureServer(), { protocolVersion: '2025-11-25' });
   try {
     const stream = client.listen({ toolsListChanged: true, resourceSubscriptions: ['fixture://static'] });
-    await waitFor(() => wire.got().some((m) => m.id === wire.sent('resources/subscribe')[0]?.id), 2000, 'resources/subscribe answered');
+    await until(() => wire.got().some((m) => m.id === wire.sent('resources/subscribe')[0]?.id), 'resources/subscribe answered');
     assert.deepEqual(wire.sent('resources/subscribe')[0]!.params, { uri: 'fixture://static' });
     server.tool('late', () => 'late');
     assert.equal((await stream.next()).value.method, 'notifications/tools/list_changed');
@@ -150,7 +152,7 @@ test('legacy: listen() is served by the session — list_changed notifications, 
     const updated = (await stream.next()).value;
     assert.deepEqual([updated.method, updated.params?.uri], ['notifications/resources/updated', 'fixture://static']);
     await stream.return!();
-    await waitFor(() => wire.sent('resources/unsubscribe').length === 1, 2000, 'resources/unsubscribe');
+    await until(() => wire.sent('resources/unsubscribe').length === 1, 'resources/unsubscribe');
     assert.equal(wire.sent('subscriptions/listen').length, 0);
   } finally {
     await close();

@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { connect, type ConnectOptions } from '../../src/client/index.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
-import { META_CAPS, META_CLIENT, META_LOG, META_VERSION, askHandlers, inMemory, scripted, textOf, type Msg } from './helpers.js';
+import { META_CAPS, META_CLIENT, META_LOG, META_VERSION, type Msg } from '../support/common.js';
+import { askHandlers, inMemory, scripted, textOf } from './helpers.js';
 
 const INFO = { name: 'modern-tester', version: '9.9.9' };
 const h = askHandlers().options;

@@ -11,7 +11,8 @@ import type { ConnectOptions } from '../../src/client/index.js';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
 import { FIXTURE_INFO, buildFixtureServer } from '../fixtures/client-server/server.js';
 import { asks, cancellation, completion, elicitationDefaults, features, progress } from './battery.js';
-import { MODERN, REVISIONS, askHandlers, hasElicitation, inMemory } from './helpers.js';
+import { MODERN, REVISIONS } from '../support/common.js';
+import { askHandlers, hasElicitation, inMemory } from './helpers.js';
 
 async function pinned(rev: ProtocolVersion, options: ConnectOptions = {}) {
   return inMemory(buildFixtureServer(), { protocolVersion: rev, ...options });

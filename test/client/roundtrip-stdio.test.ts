@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { connect } from '../../src/client/index.js';
 import { asks, cancellation, completion, elicitationDefaults, features, progress } from './battery.js';
-import { FIXTURE_STDIO, MODERN, REVISIONS, askHandlers, hasElicitation, pidAlive, spawnFixture } from './helpers.js';
+import { MODERN, REVISIONS, pidAlive } from '../support/common.js';
+import { FIXTURE_STDIO, askHandlers, hasElicitation, spawnFixture } from './helpers.js';
 
 for (const rev of REVISIONS) {
   test(`[${rev}] stdio child: pinned round trips, progress, cancellation and the ask handlers`, async (t) => {

@@ -10,25 +10,33 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { connect, McpError, type ConnectOptions, type HandlerContext } from '../../src/client/index.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
-import { initializeResult, inMemory, scripted, textOf, waitFor, type Msg, type Wire } from './helpers.js';
+import type { Msg } from '../support/common.js';
+import { deferred, delay, until } from '../support/wait.js';
+import { initializeResult, inMemory, scripted, textOf, type Wire } from './helpers.js';
 
 const ELICIT = { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
 
 /**
  * A legacy (2025-11-25) scripted server whose tools/call first sends `ask` to the client
- * (id "srv-1"), runs `during`, and answers the call with the client's response as JSON.
+ * (id "srv-1"), runs `during`, and answers the call with the client's response as JSON (null
+ * for none). For an ask that must get no answer, `unanswered` resolves once the client is done
+ * with it; a ping sent then and answered shows that no answer to srv-1 is on its way.
  */
-async function legacyAsking(ask: Msg, options: ConnectOptions, during: (push: (m: Msg) => void) => void = () => {}) {
+async function legacyAsking(ask: Msg, options: ConnectOptions, during: (push: (m: Msg) => void) => void = () => {}, unanswered?: Promise<void>) {
   let push!: (m: Msg) => void;
-  const answerOf = (w: Wire) => w.sent().find((m) => m.id === 'srv-1' && m.method === undefined);
+  const answerTo = (w: Wire, id: string) => w.sent().find((m) => m.id === id && m.method === undefined);
   const s = scripted(async (msg, w) => {
     if (msg.method === 'initialize') return initializeResult(msg);
     if (msg.method !== 'tools/call') return { error: { code: -32601, message: 'no' } };
     push({ jsonrpc: '2.0', id: 'srv-1', ...ask });
     during(push);
-    const end = Date.now() + 1500;
-    while (!answerOf(w) && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-    return { content: [{ type: 'text', text: JSON.stringify(answerOf(w) ?? null) }] };
+    if (unanswered) {
+      await unanswered;
+      push({ jsonrpc: '2.0', id: 'srv-2', method: 'ping' });
+    }
+    const end = performance.now() + 2000;
+    while (!answerTo(w, unanswered ? 'srv-2' : 'srv-1') && performance.now() < end) await delay(5);
+    return { content: [{ type: 'text', text: JSON.stringify(answerTo(w, 'srv-1') ?? null) }] };
   });
   push = s.push;
   const client = await connect(s.transport, { protocolVersion: '2025-11-25', ...options });
@@ -87,21 +95,26 @@ test('HandlerContext tells the era and version of the exchange that asked (legac
 
 test('legacy: notifications/cancelled from the server for its elicitation/create aborts the onElicit ctx.signal, and no answer is sent', async () => {
   let aborted = false;
+  const started = deferred();
+  const returned = deferred();
   const onElicit = async (_p: unknown, ctx: HandlerContext) => {
+    started.resolve();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 1000);
       ctx.signal.addEventListener('abort', () => (clearTimeout(timer), (aborted = true), resolve()), { once: true });
     });
+    returned.resolve();
     return { action: 'cancel' as const };
   };
-  const { client, wire } = await legacyAsking({ method: 'elicitation/create', params: ELICIT }, { onElicit }, (push) => {
-    setTimeout(() => push({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'srv-1', reason: 'user left' } }), 20);
-  });
+  const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'srv-1', reason: 'user left' } };
+  const during = (push: (m: Msg) => void) => void started.promise.then(() => push(cancel));
+  const { client, wire } = await legacyAsking({ method: 'elicitation/create', params: ELICIT }, { onElicit }, during, returned.promise);
   try {
     await client.callTool('x');
     assert.equal(aborted, true, 'ctx.signal did not abort when the server cancelled its request');
     // cancellation.mdx: the receiver SHOULD NOT send a response for a cancelled request.
     assert.equal(wire.sent().filter((m) => m.id === 'srv-1').length, 0);
+    assert.equal(wire.sent().filter((m) => m.id === 'srv-2').length, 1, 'the barrier ping was answered');
   } finally {
     await client.close();
   }
@@ -119,7 +132,7 @@ test('modern: aborting the call aborts the ctx.signal of the handler answering i
   try {
     const ac = new AbortController();
     const call = client.callTool('ask', { elicit: true }, { signal: ac.signal });
-    await waitFor(() => handlerSignal !== undefined);
+    await until(() => handlerSignal !== undefined);
     ac.abort();
     await assert.rejects(call);
     assert.equal(handlerSignal!.aborted, true);

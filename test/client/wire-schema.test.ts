@@ -11,7 +11,9 @@ import { test } from 'node:test';
 import { wireValidator, type WireValidator } from '../support/wire-schema.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
 import { asks, cancellation, completion, elicitationDefaults, features, progress } from './battery.js';
-import { MODERN, REVISIONS, askHandlers, hasElicitation, inMemory, waitFor, type Wire } from './helpers.js';
+import { MODERN, REVISIONS } from '../support/common.js';
+import { until } from '../support/wait.js';
+import { askHandlers, hasElicitation, inMemory, type Wire } from './helpers.js';
 
 function checkTranscript(v: WireValidator, rev: string, wire: Wire): number {
   // The method of each server request, so the client's response is checked against its result type.
@@ -40,9 +42,9 @@ for (const rev of REVISIONS) {
       if (hasElicitation(rev)) await elicitationDefaults(client, h);
       if (rev === MODERN) {
         const stream = client.listen({ toolsListChanged: true, resourceSubscriptions: ['fixture://static'] });
-        await waitFor(() => wire.got('notifications/subscriptions/acknowledged').length === 1);
+        await until(() => wire.got('notifications/subscriptions/acknowledged').length === 1);
         await stream.return!();
-        await waitFor(() => wire.sent('notifications/cancelled').length === 2, 2000, 'the listen cancellation');
+        await until(() => wire.sent('notifications/cancelled').length === 2, 'the listen cancellation');
       } else {
         await client.ping();
       }

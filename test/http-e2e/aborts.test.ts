@@ -12,8 +12,9 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import { createServer, type Server } from '../../src/server/index.js';
-import { META_SERVER, META_SUB, MODERN } from '../support/peer.js';
-import { connections, delay, HttpPeer, nextMessage, rpc, serve, until, type Served } from './support.js';
+import { META_SERVER, META_SUB, MODERN } from '../support/common.js';
+import { delay, until } from '../support/wait.js';
+import { connections, HttpPeer, nextMessage, rpc, serve, type Served } from './support.js';
 
 interface Counters {
   started: number;
@@ -215,8 +216,7 @@ test('closing the HTTP server cancels in-flight 2026-07-28 requests (their respo
     await nextMessage(r);
     await s.http.close();
     await r.ended;
-    await delay(50);
-    assert.equal(c.aborted, 1, 'the handler was never told');
+    await until(() => c.aborted === 1, 'the handler to be told');
   } finally {
     await s.close();
   }

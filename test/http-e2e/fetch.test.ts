@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFetchHandler, type FetchHandler } from '../../src/transports/http/index.js';
-import { MODERN } from '../support/peer.js';
+import { MODERN, type Msg } from '../support/common.js';
 import { CLIENT } from '../support/everything-fixture.js';
-import { HttpPeer, JSON_POST, rpc, serve, SseParser, type Msg, type Outcome } from './support.js';
+import { JSON_HEADERS, SseParser } from '../support/http.js';
+import { HttpPeer, rpc, serve, type Outcome } from './support.js';
 
 /** The comparable part of an answer: status, media type, whether a session id came back, messages. */
 interface Seen {
@@ -26,7 +27,7 @@ function seen(o: Outcome): Seen {
 async function viaFetch(fetchHandler: FetchHandler, peer: HttpPeer, body: Msg, headers: Record<string, string | undefined>): Promise<Seen & { sessionId: string | null }> {
   peer.remember(body);
   const h = new Headers();
-  for (const [k, v] of Object.entries({ ...JSON_POST, ...headers })) if (v !== undefined) h.set(k, v);
+  for (const [k, v] of Object.entries({ ...JSON_HEADERS, ...headers })) if (v !== undefined) h.set(k, v);
   const res = await fetchHandler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: h, body: JSON.stringify(body) }));
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!;
   const text = await res.text();

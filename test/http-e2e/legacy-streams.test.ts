@@ -13,7 +13,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEverythingServer } from '../../examples/everything/server.js';
-import { delay, HttpPeer, nextMessage, rpc, serve, type Msg, type SseEvent } from './support.js';
+import type { Msg } from '../support/common.js';
+import { delay } from '../support/wait.js';
+import { HttpPeer, nextMessage, rpc, serve, type SseEvent } from './support.js';
 
 /** The events of a stream as [id present?, retry, message or '' for a priming event]. */
 function shape(events: SseEvent[]): Array<[boolean, number | undefined, Msg | '']> {

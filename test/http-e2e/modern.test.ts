@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { META_CAPS, META_LOG, META_SUB, META_VERSION, MODERN } from '../support/peer.js';
+import { META_CAPS, META_LOG, META_SUB, META_VERSION, MODERN, type Msg } from '../support/common.js';
 import { ALL_VERSIONS, MODERN_META } from '../support/everything-fixture.js';
-import { delay, HttpPeer, nextMessage, rpc, serve, until, type Msg, type Outcome } from './support.js';
+import { delay, until } from '../support/wait.js';
+import { HttpPeer, nextMessage, rpc, serve, type Outcome } from './support.js';
 
 const text = (t: string) => ({ resultType: 'complete', content: [{ type: 'text', text: t }], _meta: MODERN_META });
 

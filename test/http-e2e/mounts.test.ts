@@ -5,12 +5,12 @@
  * clients POST back through the same mount (docs/2024-11-05/basic/transports.mdx §HTTP with SSE).
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import express from 'express';
 import { connect } from '../../src/client/index.js';
 import { createServer } from '../../src/server/index.js';
 import { createNodeHandler } from '../../src/transports/http/index.js';
+import { listen } from '../support/http.js';
 import { raw } from './support.js';
 
 function greeter() {
@@ -19,24 +19,14 @@ function greeter() {
   return server;
 }
 
-async function listen(app: express.Express): Promise<{ base: string; close(): Promise<void> }> {
-  const httpServer = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => httpServer.once('listening', resolve));
-  const { port } = httpServer.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => httpServer.close(() => resolve())),
-  };
-}
-
 test('Express app.use("/api/mcp", handler) with path: false serves both eras through the mount', async () => {
   const handler = createNodeHandler(greeter(), { path: false });
   const app = express();
   app.use('/api/mcp', handler);
-  const served = await listen(app);
+  const served = await listen(app, '/api/mcp');
   try {
     for (const era of ['modern', 'legacy'] as const) {
-      const client = await connect(`${served.base}/api/mcp`, { era });
+      const client = await connect(served.url, { era });
       assert.deepEqual((await client.callTool('greet', { name: era })).content, [{ type: 'text', text: `Hello, ${era}!` }]);
       await client.close();
     }
@@ -52,16 +42,16 @@ test('HTTP+SSE under an Express mount: the endpoint event keeps the mount prefix
   // A front that offers only the old transport: Streamable HTTP POSTs (no sessionId) are refused.
   app.post('/api/mcp', (req, res, next) => (req.query.sessionId === undefined ? void res.status(404).end() : next()));
   app.use('/api/mcp', handler);
-  const served = await listen(app);
+  const served = await listen(app, '/api/mcp');
   try {
-    const stream = await raw(`${served.base}/api/mcp`, { method: 'GET', headers: { accept: 'text/event-stream' } });
+    const stream = await raw(served.url, { method: 'GET', headers: { accept: 'text/event-stream' } });
     assert.equal(stream.status, 200);
     const first = await stream.next();
     assert.equal(first.event, 'endpoint');
     assert.match(first.data, /^\/api\/mcp\?sessionId=/);
     stream.abort();
 
-    const client = await connect(`${served.base}/api/mcp`, { protocolVersion: '2024-11-05' });
+    const client = await connect(served.url, { protocolVersion: '2024-11-05' });
     assert.equal(client.transportKind, 'sse');
     assert.deepEqual((await client.callTool('greet', { name: 'Ada' })).content, [{ type: 'text', text: 'Hello, Ada!' }]);
     await client.close();

@@ -1,77 +1,22 @@
 /**
- * Raw HTTP for the e2e tests: one `node:http` request per exchange on its own connection, and
- * an incremental SSE parser (WHATWG HTML §9.2.6 "Interpreting an event stream"). Knows
- * nothing of MCP; support.ts builds the schema-checking peer on it.
+ * Raw HTTP for the e2e tests: one `node:http` request per exchange on its own connection, its
+ * SSE events parsed as they arrive (test/support/http.ts). Knows nothing of MCP; support.ts
+ * builds the schema-checking peer on it.
  */
 import { AssertionError } from 'node:assert';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { Msg } from '../support/common.js';
+import { SseParser, type SseEvent as ParsedEvent } from '../support/http.js';
 import { truncateJson } from '../support/wire-schema.js';
 
-export type Msg = Record<string, any>;
-export const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export const WAIT_MS = 4000;
 
-export interface SseEvent {
-  /** `message` when the event has no `event:` field. */
-  readonly event: string;
-  readonly data: string;
-  readonly id?: string;
-  readonly retry?: number;
+/** An SSE event as the checking peer keeps it. */
+export interface SseEvent extends ParsedEvent {
   /** The parsed JSON-RPC message (message events with data only). */
   message?: Msg;
   /** Why the message broke the wire schema, if it did. */
   violation?: string;
-}
-
-/**
- * Incremental SSE parser. Unlike a browser it also yields events whose data is empty (the
- * 2025-11-25 priming event: an id and `retry` only), so tests can assert them.
- */
-export class SseParser {
-  #buf = '';
-  #data: string[] = [];
-  #event = '';
-  #id: string | undefined;
-  #retry: number | undefined;
-  #fields = false;
-
-  push(chunk: string): SseEvent[] {
-    this.#buf += chunk;
-    const out: SseEvent[] = [];
-    for (;;) {
-      const m = /\r\n|\r|\n/.exec(this.#buf);
-      if (m === null) break;
-      const line = this.#buf.slice(0, m.index);
-      this.#buf = this.#buf.slice(m.index + m[0].length);
-      if (line === '') {
-        if (this.#fields) out.push(this.#dispatch());
-        continue;
-      }
-      if (line.startsWith(':')) continue; // a comment (keep-alive)
-      const colon = line.indexOf(':');
-      const name = colon < 0 ? line : line.slice(0, colon);
-      let value = colon < 0 ? '' : line.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      this.#fields = true;
-      if (name === 'data') this.#data.push(value);
-      else if (name === 'event') this.#event = value;
-      else if (name === 'id') this.#id = value;
-      else if (name === 'retry' && /^\d+$/.test(value)) this.#retry = Number(value);
-    }
-    return out;
-  }
-
-  #dispatch(): SseEvent {
-    const e: { event: string; data: string; id?: string; retry?: number } = { event: this.#event || 'message', data: this.#data.join('\n') };
-    if (this.#id !== undefined) e.id = this.#id;
-    if (this.#retry !== undefined) e.retry = this.#retry;
-    this.#data = [];
-    this.#event = '';
-    this.#id = undefined;
-    this.#retry = undefined;
-    this.#fields = false;
-    return e;
-  }
 }
 
 export interface RawInit {

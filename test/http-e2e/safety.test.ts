@@ -11,8 +11,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { test } from 'node:test';
 import { createEverythingServer } from '../../examples/everything/server.js';
-import { MODERN } from '../support/peer.js';
-import { delay, HttpPeer, JSON_POST, raw, rpc, serve, type Outcome, type RawInit } from './support.js';
+import { MODERN } from '../support/common.js';
+import { JSON_HEADERS } from '../support/http.js';
+import { withClock } from '../support/wait.js';
+import { HttpPeer, raw, rpc, serve, type Outcome, type RawInit } from './support.js';
 
 const EVIL = 'evil.example.com';
 
@@ -67,7 +69,7 @@ test('a body over maxBodyBytes → 413, declared by Content-Length or streamed c
 
     // Without Content-Length: the limit applies while reading.
     const chunked = await new Promise<number>((resolve, reject) => {
-      const req = http.request(s.url, { method: 'POST', agent: false, headers: { ...JSON_POST, ...headers } as Record<string, string> });
+      const req = http.request(s.url, { method: 'POST', agent: false, headers: { ...JSON_HEADERS, ...headers } as Record<string, string> });
       req.once('error', reject);
       req.once('response', (res) => {
         res.resume();
@@ -92,8 +94,8 @@ test('malformed JSON → 400 -32700 without id, on both wires', async () => {
   const peer = new HttpPeer(s.url, MODERN);
   try {
     const send = async (init: RawInit) => peer.finish(await peer.send({ method: 'POST', ...init }));
-    const modern = await send({ body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"', headers: { ...JSON_POST, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' } });
-    const legacy = await send({ body: '{not json', headers: JSON_POST });
+    const modern = await send({ body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"', headers: { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' } });
+    const legacy = await send({ body: '{not json', headers: JSON_HEADERS });
     for (const o of [modern, legacy]) {
       assert.equal(o.status, 400);
       assert.deepEqual(o.messages[0], { jsonrpc: '2.0', error: { code: -32700, message: o.messages[0]!.error.message } });
@@ -158,8 +160,8 @@ test('Content-Type other than application/json → 415; a POST whose Accept allo
   const s = await serve();
   try {
     const body = JSON.stringify(rpc(1, 'server/discover'));
-    const wrongType = await raw(s.url, { method: 'POST', body, headers: { ...JSON_POST, 'content-type': 'text/plain' } });
-    const wrongAccept = await raw(s.url, { method: 'POST', body, headers: { ...JSON_POST, accept: 'text/html' } });
+    const wrongType = await raw(s.url, { method: 'POST', body, headers: { ...JSON_HEADERS, 'content-type': 'text/plain' } });
+    const wrongAccept = await raw(s.url, { method: 'POST', body, headers: { ...JSON_HEADERS, accept: 'text/html' } });
     const getHtml = await raw(s.url, { method: 'GET', headers: { accept: 'text/html' } });
     await Promise.all([wrongType.text(), wrongAccept.text(), getHtml.text()]);
     assert.deepEqual([wrongType.status, wrongAccept.status, getHtml.status], [415, 406, 405]);
@@ -170,22 +172,27 @@ test('Content-Type other than application/json → 415; a POST whose Accept allo
 });
 
 test('maxSessions: a full server answers initialize 503; a session idle past sessionIdleMs is swept to make room and then answers 404', async () => {
-  const s = await serve(createEverythingServer(), { maxSessions: 1, sessionIdleMs: 30 });
-  const first = new HttpPeer(s.url, '2025-06-18');
-  const second = new HttpPeer(s.url, '2025-06-18');
-  try {
-    await first.initialize();
-    const full = await second.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
-    assert.equal(full.status, 503);
-    assert.equal(full.headers['mcp-session-id'], undefined);
-    await delay(60); // first is idle now
-    await second.initialize();
-    const expired = await first.request('ping');
-    assert.equal(expired.status, 404);
-    assert.equal(s.core.sessions.size, 1);
-    first.assertClean();
-    second.assertClean();
-  } finally {
-    await s.close();
-  }
+  // The session registry reads Date.now(): a clock moved by hand makes "idle" exact, however slow the machine.
+  await withClock(async (clock) => {
+    const s = await serve(createEverythingServer(), { maxSessions: 1, sessionIdleMs: 30_000 });
+    const first = new HttpPeer(s.url, '2025-06-18');
+    const second = new HttpPeer(s.url, '2025-06-18');
+    try {
+      await first.initialize();
+      const full = await second.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
+      assert.equal(full.status, 503);
+      assert.equal(full.headers['mcp-session-id'], undefined);
+      clock.now += 30_000; // idle exactly sessionIdleMs: not past it
+      assert.equal((await second.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } })).status, 503);
+      clock.now += 1; // first is idle past sessionIdleMs now
+      await second.initialize();
+      const expired = await first.request('ping');
+      assert.equal(expired.status, 404);
+      assert.equal(s.core.sessions.size, 1);
+      first.assertClean();
+      second.assertClean();
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpPeer, SseParser } from './support.js';
+import { SseParser } from '../support/http.js';
+import { HttpPeer } from './support.js';
 
 test('SseParser: events split across chunks, CRLF and LF, comments, multi-line data, priming events with empty data', () => {
   const p = new SseParser();

@@ -16,12 +16,13 @@ import type { Core } from '../../src/server/core.js';
 import type { Server } from '../../src/server/index.js';
 import { coreOf } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../src/transports/http/index.js';
-import { MODERN, modernMeta } from '../support/peer.js';
+import { MODERN, type Id, type Msg } from '../support/common.js';
+import { JSON_HEADERS } from '../support/http.js';
+import { modernMeta } from '../support/peer.js';
 import { truncateJson, wireValidator } from '../support/wire-schema.js';
-import { delay, raw, WAIT_MS, type Msg, type RawInit, type RawReply, type SseEvent } from './raw.js';
+import { raw, WAIT_MS, type RawInit, type RawReply, type SseEvent } from './raw.js';
 
-export { delay, raw, RawReply, SseParser, type Msg, type RawInit, type SseEvent } from './raw.js';
-export type Id = string | number;
+export { raw, RawReply, type RawInit, type SseEvent } from './raw.js';
 
 // ---------------------------------------------------------------------------------------------
 // A served server
@@ -64,15 +65,6 @@ export async function serve(server: Server = createEverythingServer(), options: 
   };
 }
 
-/** Polls `cond` until true (fails after `ms`). */
-export async function until(cond: () => boolean | Promise<boolean>, what: string, ms = WAIT_MS): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new AssertionError({ message: `timed out waiting for ${what}` });
-    await delay(5);
-  }
-}
-
 /** Open TCP connections of the HTTP server. */
 export function connections(s: Served): Promise<number> {
   return new Promise((resolve, reject) => s.http.httpServer.getConnections((e, n) => (e ? reject(e) : resolve(n))));
@@ -80,8 +72,6 @@ export function connections(s: Served): Promise<number> {
 
 // ---------------------------------------------------------------------------------------------
 // The checking peer
-
-export const JSON_POST = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** What one POST produced, fully read: the status, the headers and every message in order. */
 export interface Outcome {
@@ -170,7 +160,7 @@ export class HttpPeer {
 
   /** POSTs a JSON value and returns the open reply (an SSE stream may still be running). */
   open(body: unknown, headers: Record<string, string | undefined> = {}, url?: URL | string): Promise<RawReply> {
-    return this.send({ method: 'POST', url, body: JSON.stringify(body), headers: { ...JSON_POST, ...this.sessionHeaders(), ...headers } });
+    return this.send({ method: 'POST', url, body: JSON.stringify(body), headers: { ...JSON_HEADERS, ...this.sessionHeaders(), ...headers } });
   }
 
   /** Reads a reply to its end and checks a JSON body. */

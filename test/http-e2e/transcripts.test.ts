@@ -14,11 +14,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { handshake, MemoryPeer, MODERN } from '../support/peer.js';
+import { MODERN, type Msg } from '../support/common.js';
+import { handshake, MemoryPeer } from '../support/peer.js';
 import {
   ALL_VERSIONS, CLIENT, CLIENT_CAPS, initializeResult, INSTRUCTIONS, MODERN_META, PROMPT, serverCapabilities, SIMPLE_TOOL, STATIC, TEXT,
 } from '../support/everything-fixture.js';
-import { HttpPeer, nextMessage, rpc, serve, type Msg, type Outcome } from './support.js';
+import { HttpPeer, nextMessage, rpc, serve, type Outcome } from './support.js';
 
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const STREAMABLE = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { parseAccept } from '../../src/transports/http/guards.js';
 import type { HttpServerHandle } from '../../src/transports/http/index.js';
-import { FakeCore, JSON_CT, modernHeaders, modernRequest, post, send, start } from './support.js';
+import { JSON_HEADERS } from '../support/http.js';
+import { FakeCore, modernHeaders, modernRequest, modernRequestOfSize, post, send, start } from './support.js';
 
 describe('DNS-rebinding protection on a loopback server (2025-11-25 transports §Security Warning)', () => {
   let srv: HttpServerHandle;
@@ -72,9 +73,10 @@ describe('configured and disabled DNS-rebinding protection', () => {
 });
 
 describe('media types, body limit, methods and paths', () => {
+  const LIMIT = 1024;
   let srv: HttpServerHandle;
   before(async () => {
-    srv = await start(new FakeCore(), { maxBodyBytes: 1024 });
+    srv = await start(new FakeCore(), { maxBodyBytes: LIMIT });
   });
   after(() => srv.close());
 
@@ -100,9 +102,19 @@ describe('media types, body limit, methods and paths', () => {
     assert.equal(none.status, 200);
   });
 
-  it('413 from Content-Length alone, without reading the body', async () => {
+  it('the limit is inclusive: a body of exactly maxBodyBytes is read, one byte more is 413 with -32600', async () => {
+    const exact = await send(srv.url, { body: modernRequestOfSize(LIMIT), headers: modernHeaders('x') });
+    assert.equal(exact.status, 200);
+    const over = await send(srv.url, { body: modernRequestOfSize(LIMIT + 1), headers: modernHeaders('x') });
+    assert.equal(over.status, 413);
+    assert.equal(over.json.error.code, -32600);
+  });
+
+  // These two never finish their body: a server that waited for it would hang, hence the timeout
+  // (which also aborts the request through t.signal, so the server can still close).
+  it('413 from Content-Length alone (one byte over the limit), without reading the body', { timeout: 10_000 }, async (t) => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', headers: { ...JSON_CT, 'content-length': String(10 * 1024 * 1024) } }, (res) => {
+      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', signal: t.signal, headers: { ...JSON_HEADERS, 'content-length': String(LIMIT + 1) } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
@@ -112,22 +124,22 @@ describe('media types, body limit, methods and paths', () => {
     assert.equal(status, 413);
   });
 
-  it('413 for a chunked body that grows past the limit', async () => {
+  it('413 for a chunked body as soon as it grows one byte past the limit', { timeout: 10_000 }, async (t) => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', headers: { ...JSON_CT, 'transfer-encoding': 'chunked' } }, (res) => {
+      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', signal: t.signal, headers: { ...JSON_HEADERS, 'transfer-encoding': 'chunked' } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
       req.on('error', reject);
-      req.write('x'.repeat(800));
-      setTimeout(() => req.write('x'.repeat(800)), 20);
+      req.write('x'.repeat(LIMIT));
+      setTimeout(() => req.write('x'), 20);
     });
     assert.equal(status, 413);
   });
 
   it('400 with -32700 and no id for malformed JSON and for an empty body', async () => {
     for (const body of ['{"jsonrpc": "2.0", "id": 1,', '']) {
-      const r = await send(srv.url, { body, headers: JSON_CT });
+      const r = await send(srv.url, { body, headers: JSON_HEADERS });
       assert.equal(r.status, 400);
       assert.equal(r.json.error.code, -32700);
       assert.equal('id' in r.json, false);
@@ -135,7 +147,7 @@ describe('media types, body limit, methods and paths', () => {
   });
 
   it('405 with an Allow header for other HTTP methods', async () => {
-    const r = await send(srv.url, { method: 'PUT', body: '{}', headers: JSON_CT });
+    const r = await send(srv.url, { method: 'PUT', body: '{}', headers: JSON_HEADERS });
     assert.equal(r.status, 405);
     assert.equal(r.headers.allow, 'GET, POST, DELETE');
   });
@@ -148,7 +160,7 @@ describe('media types, body limit, methods and paths', () => {
 
   it('survives a client that aborts mid-body', async () => {
     await new Promise<void>((resolve) => {
-      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', headers: { ...JSON_CT, 'content-length': '500' } });
+      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', headers: { ...JSON_HEADERS, 'content-length': '500' } });
       req.on('error', () => resolve());
       req.write('{"jsonrpc":"2.0",');
       setTimeout(() => {

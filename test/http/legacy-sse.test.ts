@@ -6,7 +6,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HttpServerHandle } from '../../src/transports/http/index.js';
-import { FakeCore, JSON_CT, open, send, start, until } from './support.js';
+import { JSON_HEADERS } from '../support/http.js';
+import { until } from '../support/wait.js';
+import { FakeCore, open, send, start } from './support.js';
 
 let core: FakeCore;
 let srv: HttpServerHandle;
@@ -56,7 +58,7 @@ describe('HTTP+SSE (2024-11-05)', () => {
     await s.waitFor(2);
     assert.equal(s.events[1]!.event, 'message');
     assert.deepEqual(s.messages()[0], { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'fake', version: '1' } } });
-    const n = await send(srv.url, { path, body: { jsonrpc: '2.0', id: 1, method: 'notify', params: { n: 1 } }, headers: JSON_CT });
+    const n = await send(srv.url, { path, body: { jsonrpc: '2.0', id: 1, method: 'notify', params: { n: 1 } }, headers: JSON_HEADERS });
     assert.equal(n.status, 202);
     await s.waitFor(4);
     assert.deepEqual(s.messages().slice(1).map((m) => ('method' in m ? m.method : 'result')), ['notifications/progress', 'result']);
@@ -65,16 +67,16 @@ describe('HTTP+SSE (2024-11-05)', () => {
     s.close();
     await until(() => seen.inbound.signal?.aborted); // the stream's end aborts the inbound
     await until(() => seen.inbound.session?.closed); // ... and closes the session
-    const late = await send(srv.url, { path, body: { jsonrpc: '2.0', id: 2, method: 'x' }, headers: JSON_CT });
+    const late = await send(srv.url, { path, body: { jsonrpc: '2.0', id: 2, method: 'x' }, headers: JSON_HEADERS });
     assert.equal(late.status, 404);
   });
 
   it('unknown sessionId → 404; malformed JSON → 400', async () => {
-    const r = await send(srv.url, { path: '/mcp?sessionId=nope', body: '{}', headers: JSON_CT });
+    const r = await send(srv.url, { path: '/mcp?sessionId=nope', body: '{}', headers: JSON_HEADERS });
     assert.equal(r.status, 404);
     const s = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream' } });
     const [endpoint] = await s.waitFor(1);
-    const bad = await send(srv.url, { path: endpoint!.data, body: '{', headers: JSON_CT });
+    const bad = await send(srv.url, { path: endpoint!.data, body: '{', headers: JSON_HEADERS });
     assert.equal(bad.status, 400);
     assert.equal(bad.json.error.code, -32700);
     s.close();

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { InMemoryEventStore, type EventStore, type HttpServerHandle } from '../../src/transports/http/index.js';
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import type { FakeSession } from './support.js';
-import { delay, FakeCore, fire, initialize, JSON_CT, open, post, send, sessionHeaders, start, until } from './support.js';
+import { JSON_HEADERS } from '../support/http.js';
+import { delay, until, withClock } from '../support/wait.js';
+import { FakeCore, fire, initialize, open, post, send, sessionHeaders, start } from './support.js';
 
 let core: FakeCore;
 let srv: HttpServerHandle;
@@ -93,23 +95,31 @@ describe('session management (§Session Management)', () => {
     assert.equal(core.sessions[n]!.closed, true);
   });
 
-  it('idle sessions expire and maxSessions caps the count (503 while all are busy)', async () => {
-    const c = new FakeCore();
-    const s = await start(c, { maxSessions: 1, sessionIdleMs: 20 });
-    try {
-      const first = await initialize(s.url);
-      const get = await open(s.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': first } });
-      await new Promise((r) => setTimeout(r, 40));
-      const busy = await post(s.url, req('initialize', { protocolVersion: '2025-11-25' }, 0));
-      assert.equal(busy.status, 503); // the first session has an open stream: not idle
-      get.close();
-      await new Promise((r) => setTimeout(r, 40));
-      const second = await initialize(s.url);
-      assert.notEqual(second, first);
-      assert.equal((await post(s.url, req('tools/list'), sessionHeaders(first))).status, 404);
-    } finally {
-      await s.close();
-    }
+  it('maxSessions caps the count (503); a session idle longer than sessionIdleMs makes room, one idle exactly that long or with an open stream does not', async () => {
+    const idleMs = 60_000;
+    // The registry reads Date.now(): a clock moved by hand pins sessionIdleMs to the millisecond.
+    await withClock(async (clock) => {
+      const s = await start(new FakeCore(), { maxSessions: 1, sessionIdleMs: idleMs });
+      const initializeStatus = async () => (await post(s.url, req('initialize', { protocolVersion: '2025-11-25' }, 0))).status;
+      try {
+        const first = await initialize(s.url);
+        clock.now += idleMs;
+        assert.equal(await initializeStatus(), 503, 'a session idle exactly sessionIdleMs keeps its place');
+        clock.now += 1;
+        const second = await initialize(s.url);
+        assert.equal((await post(s.url, req('tools/list'), sessionHeaders(first))).status, 404, 'the idle session is gone');
+
+        const get = await open(s.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': second } });
+        clock.now += 10 * idleMs;
+        assert.equal(await initializeStatus(), 503, 'a session with an open stream is never idle');
+        get.close();
+        // Once the server has seen the stream close, the session has been idle since its last request.
+        await until(async () => (await initializeStatus()) === 200, 'room once the stream closed');
+        assert.equal((await post(s.url, req('tools/list'), sessionHeaders(second))).status, 404);
+      } finally {
+        await s.close();
+      }
+    });
   });
 });
 
@@ -181,7 +191,7 @@ describe('SSE polling and resumption (§Resumability and Redelivery)', () => {
     const s = await open(srv.url, { body: req('close-stream', { ms: 5, before: true }, 'r2'), headers: sessionHeaders(sid) });
     const events = await s.waitEnd();
     assert.equal(events.length, 2); // priming + "before"
-    await new Promise((r) => setTimeout(r, 30)); // the result is produced while nobody listens
+    await until(() => core.seen.find((x) => x.id === 'r2')?.finished, 'the result, produced while nobody listens');
     const g = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': events[1]!.id! } });
     await g.waitEnd();
     assert.deepEqual(g.messages().map((m) => ('method' in m ? (m.params as { data: string }).data : 'result')), ['after', 'result']);
@@ -195,7 +205,7 @@ describe('SSE polling and resumption (§Resumability and Redelivery)', () => {
     s.close();
     const seen = await until(() => core.seen.find((x) => x.id === 'r3' && x.inbound.session && sessionOf(sid) === x.inbound.session));
     assert.equal(seen.inbound.signal, undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => seen.finished, 'the handler to run to its end');
     const g = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': lastId } });
     await g.waitEnd();
     assert.deepEqual(g.messages().at(-1), { jsonrpc: '2.0', id: 'r3', result: { done: 4 } });
@@ -234,7 +244,7 @@ describe('the standalone GET stream (§Listening for Messages from the Server)',
     await g.waitFor(2);
     const cursor = g.events[1]!.id!;
     g.close();
-    await new Promise((r) => setTimeout(r, 30)); // the server notices the disconnect
+    await until(() => !(host as unknown as { busy: boolean }).busy, 'the server to notice the disconnect');
     host.send({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' }); // nobody listening: stored
     const g2 = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': cursor } });
     await g2.waitFor(1);
@@ -279,7 +289,7 @@ describe('JSON-RPC batches (2025-03-26 only)', () => {
 
   it('a batch of notifications only is 202', async () => {
     const sid = await initialize(srv.url, '2025-03-26');
-    const r = await post(srv.url, [{ jsonrpc: '2.0', method: 'notifications/x' }], { ...JSON_CT, 'mcp-session-id': sid });
+    const r = await post(srv.url, [{ jsonrpc: '2.0', method: 'notifications/x' }], { ...JSON_HEADERS, 'mcp-session-id': sid });
     assert.equal(r.status, 202);
   });
 });

@@ -7,7 +7,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HttpServerHandle } from '../../src/transports/http/index.js';
-import { FakeCore, fire, JSON_CT, modernHeaders, modernParams, modernRequest, open, post, send, start, until } from './support.js';
+import { JSON_HEADERS } from '../support/http.js';
+import { until } from '../support/wait.js';
+import { FakeCore, fire, modernHeaders, modernParams, modernRequest, open, post, send, start } from './support.js';
 
 let core: FakeCore;
 let srv: HttpServerHandle;
@@ -44,7 +46,7 @@ describe('statuses and content types (§Protocol Version Header, §Sending Messa
   });
 
   it('the version header alone selects the modern wire (no session needed)', async () => {
-    const r = await post(srv.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, { ...JSON_CT, 'mcp-protocol-version': 'v999.0.0' });
+    const r = await post(srv.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, { ...JSON_HEADERS, 'mcp-protocol-version': 'v999.0.0' });
     assert.equal(r.status, 400);
     assert.equal(r.json.error.code, -32602);
   });

@@ -1,16 +1,17 @@
 /**
- * Test support for the HTTP transport: a fake ServerCore with scripted methods, raw HTTP
- * helpers on real sockets, and a small SSE parser.
+ * Test support for the HTTP transport: a fake ServerCore with scripted methods, and raw HTTP
+ * helpers on real sockets that read SSE with the shared parser (test/support/http.ts).
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
-import { classify, errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcResponse } from '../../src/protocol/jsonrpc.js';
+import { performance } from 'node:perf_hooks';
+import { classify, errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from '../../src/protocol/jsonrpc.js';
 import { META } from '../../src/protocol/meta.js';
 import { isLegacyVersion, type LegacyVersion } from '../../src/protocol/versions.js';
-import type { HeaderParam, ServerCore } from '../../src/server/core-api.js';
-import type { Inbound, LegacySession, SessionHost } from '../../src/server/inbound.js';
+import type { HeaderParam, Inbound, LegacySession, ServerCore, SessionHost } from '../../src/server/index.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../src/transports/http/index.js';
-
-export const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+import { MODERN } from '../support/common.js';
+import { JSON_HEADERS, SseParser, type SseEvent } from '../support/http.js';
+import { delay } from '../support/wait.js';
 
 export class FakeSession implements LegacySession {
   protocolVersion: LegacyVersion | undefined;
@@ -28,6 +29,8 @@ export interface Seen {
   id: string | number;
   inbound: Inbound;
   aborted?: boolean;
+  /** Set once the scripted method has sent everything it sends (its response last). */
+  finished?: boolean;
 }
 
 /**
@@ -108,6 +111,12 @@ export class FakeCore implements ServerCore {
     if (modern && req.method !== 'wait' && (typeof p._meta !== 'object' || p._meta === null || !(META.protocolVersion in p._meta))) {
       return inbound.send(errorResponse(req.id, { code: -32602, message: 'missing _meta' }));
     }
+    await this.#script(req, inbound, seen);
+    seen.finished = true;
+  }
+
+  async #script(req: JsonRpcRequest, inbound: Inbound, seen: Seen): Promise<void> {
+    const p = req.params ?? {};
     switch (req.method) {
       case 'initialize': {
         if (p.fail) return inbound.send(errorResponse(req.id, { code: -32602, message: 'no' }));
@@ -192,8 +201,6 @@ function bodyText(body: unknown): string | undefined {
   return body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
 }
 
-export const JSON_CT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
 /** One request, whole answer. */
 export function send(url: URL, r: Req = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -219,25 +226,21 @@ export function send(url: URL, r: Req = {}): Promise<Reply> {
 }
 
 export function post(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  return send(url, { body, headers: { ...JSON_CT, ...headers } });
-}
-
-export interface SseEvent {
-  event?: string;
-  id?: string;
-  retry?: number;
-  data: string;
+  return send(url, { body, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /** An open streamed response, read event by event. */
 export class SseReader {
   readonly events: SseEvent[] = [];
   ended = false;
-  #buf = '';
+  readonly #parser = new SseParser();
   #waiters: Array<() => void> = [];
   constructor(readonly res: http.IncomingMessage, readonly req: http.ClientRequest) {
     res.setEncoding('utf8');
-    res.on('data', (c: string) => this.#feed(c));
+    res.on('data', (c: string) => {
+      this.events.push(...this.#parser.push(c));
+      this.#wake();
+    });
     res.on('end', () => this.#done());
     res.on('close', () => this.#done());
     res.on('error', () => this.#done());
@@ -252,58 +255,29 @@ export class SseReader {
   #wake(): void {
     for (const w of this.#waiters.splice(0)) w();
   }
-  #feed(chunk: string): void {
-    this.#buf += chunk;
-    let i: number;
-    while ((i = this.#buf.indexOf('\n\n')) >= 0) {
-      const block = this.#buf.slice(0, i);
-      this.#buf = this.#buf.slice(i + 2);
-      const ev: SseEvent = { data: '' };
-      const data: string[] = [];
-      let any = false;
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) continue;
-        const c = line.indexOf(':');
-        const field = c < 0 ? line : line.slice(0, c);
-        const value = c < 0 ? '' : line.slice(c + 1).replace(/^ /, '');
-        any = true;
-        if (field === 'data') data.push(value);
-        else if (field === 'id') ev.id = value;
-        else if (field === 'event') ev.event = value;
-        else if (field === 'retry') ev.retry = Number(value);
-      }
-      if (!any) continue;
-      ev.data = data.join('\n');
-      this.events.push(ev);
-    }
-    this.#wake();
-  }
   /** Waits until `n` events arrived (or the stream ended). */
-  async waitFor(n: number, timeoutMs = 2000): Promise<SseEvent[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.events.length < n && !this.ended) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} events (got ${this.events.length})`);
-      await new Promise<void>((r) => {
-        this.#waiters.push(r);
-        setTimeout(r, 50);
-      });
-    }
-    return this.events;
+  waitFor(n: number, timeoutMs = 5000): Promise<SseEvent[]> {
+    return this.#until(() => this.events.length >= n, () => `${n} events (got ${this.events.length})`, timeoutMs);
   }
-  async waitEnd(timeoutMs = 2000): Promise<SseEvent[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.ended) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for the stream to end');
-      await new Promise<void>((r) => {
-        this.#waiters.push(r);
-        setTimeout(r, 50);
+  waitEnd(timeoutMs = 5000): Promise<SseEvent[]> {
+    return this.#until(() => false, () => 'the stream to end', timeoutMs);
+  }
+  /** Resolves with the events once `enough()` holds or the stream ended, woken by each chunk. */
+  async #until(enough: () => boolean, what: () => string, timeoutMs: number): Promise<SseEvent[]> {
+    const deadline = performance.now() + timeoutMs;
+    while (!enough() && !this.ended) {
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what()}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => (clearTimeout(timer), resolve()));
       });
     }
     return this.events;
   }
   /** Messages (parsed data of `message` events). */
   messages(): JsonRpcMessage[] {
-    return this.events.filter((e) => e.data !== '' && (e.event ?? 'message') === 'message').map((e) => JSON.parse(e.data));
+    return this.events.filter((e) => e.data !== '' && e.event === 'message').map((e) => JSON.parse(e.data));
   }
   close(): void {
     this.req.destroy();
@@ -317,17 +291,6 @@ export function fire(url: URL, r: Req = {}): http.ClientRequest {
   req.on('error', () => undefined);
   req.end(bodyText(r.body));
   return req;
-}
-
-/** Polls until `f()` is truthy. */
-export async function until<T>(f: () => T | undefined | false, timeoutMs = 2000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await delay(5);
-  }
 }
 
 /** Opens a request and resolves once the response headers are in (body read as SSE). */
@@ -346,8 +309,6 @@ export async function start(core: ServerCore, options: ServeHttpOptions = {}): P
   return serveHttp(core, { keepAliveMs: 0, ...options });
 }
 
-export const MODERN = '2026-07-28';
-
 export function modernParams(extra: Record<string, unknown> = {}, version = MODERN): Record<string, unknown> {
   return { ...extra, _meta: { [META.protocolVersion]: version, [META.clientCapabilities]: {} } };
 }
@@ -356,8 +317,14 @@ export function modernRequest(method: string, extra: Record<string, unknown> = {
   return { jsonrpc: '2.0', id, method, params: modernParams(extra) };
 }
 
+/** A modern request for method `x` whose JSON is exactly `bytes` long (ASCII padding in a parameter), for body limits. */
+export function modernRequestOfSize(bytes: number): string {
+  const bare = JSON.stringify(modernRequest('x', { pad: '' })).length;
+  return JSON.stringify(modernRequest('x', { pad: 'x'.repeat(bytes - bare) }));
+}
+
 export function modernHeaders(method: string, name?: string): Record<string, string> {
-  const h: Record<string, string> = { ...JSON_CT, 'mcp-protocol-version': MODERN, 'mcp-method': method };
+  const h: Record<string, string> = { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': method };
   if (name !== undefined) h['mcp-name'] = name;
   return h;
 }
@@ -373,5 +340,5 @@ export async function initialize(url: URL, protocolVersion = '2025-11-25'): Prom
 }
 
 export function sessionHeaders(sid: string, version = '2025-11-25'): Record<string, string> {
-  return { ...JSON_CT, 'mcp-session-id': sid, 'mcp-protocol-version': version };
+  return { ...JSON_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': version };
 }

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UrlElicitationRequiredError, createServer, type Server } from '../../src/server/index.js';
-import { MemoryPeer, handshake, type Msg } from '../support/peer.js';
+import type { Msg } from '../support/common.js';
+import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 
 const INPUT = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
 const OUTPUT = { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] };
@@ -61,16 +62,8 @@ function featureServer(): Server {
   return server;
 }
 
-async function session(version: string, caps: Record<string, unknown>, fn: (peer: MemoryPeer, server: Server) => Promise<void>): Promise<void> {
-  const server = featureServer();
-  const peer = await MemoryPeer.connect(server, { revision: version });
-  try {
-    await handshake(peer, version, caps);
-    await fn(peer, server);
-  } finally {
-    await peer.close();
-    server.close();
-  }
+function session(version: string, caps: Record<string, unknown>, fn: (peer: MemoryPeer, server: Server) => Promise<void>): Promise<void> {
+  return withMemoryPeer(featureServer(), fn, { revision: version, handshake: caps });
 }
 
 const tool = (peer: MemoryPeer, name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) =>

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createServer, type Server } from '../../src/server/index.js';
-import { CLIENT_INFO, LEGACY_REVISIONS, MODERN, MemoryPeer, aborted, deferred, handshake, modernMeta } from '../support/peer.js';
+import { LEGACY_REVISIONS, MODERN } from '../support/common.js';
+import { CLIENT_INFO, MemoryPeer, handshake, modernMeta, withMemoryPeer } from '../support/peer.js';
+import { aborted, deferred } from '../support/wait.js';
 
 function toolServer(): Server {
   const server = createServer({ name: 'lifecycle', version: '1.0.0' });
@@ -14,15 +16,7 @@ function toolServer(): Server {
   return server;
 }
 
-async function withPeer(fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = toolServer()): Promise<void> {
-  const peer = await MemoryPeer.connect(server);
-  try {
-    await fn(peer, server);
-  } finally {
-    await peer.close();
-    server.close();
-  }
-}
+const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = toolServer()) => withMemoryPeer(server, fn);
 
 test('version negotiation: each handshake revision is agreed as asked (lifecycle.mdx §Version Negotiation)', async () => {
   for (const v of LEGACY_REVISIONS) {
@@ -199,16 +193,11 @@ test('notifications/cancelled for an unknown or finished request is ignored', as
 });
 
 test('a request carrying the modern _meta on a connection with a legacy session is served statelessly, the session untouched (versioning.mdx §Dual-era server)', async () => {
-  const server = toolServer();
-  const peer = await MemoryPeer.connect(server, { revision: MODERN });
-  try {
+  await withMemoryPeer(toolServer(), async (peer) => {
     const r = await peer.request('tools/list', { _meta: modernMeta() });
     assert.equal(r.result.resultType, 'complete');
     assert.equal(peer.connection.session.protocolVersion, undefined);
-  } finally {
-    await peer.close();
-    server.close();
-  }
+  }, { revision: MODERN });
 });
 
 test('server.close() ends the connections it serves: the transport closes and the closed session serves nothing more', async () => {

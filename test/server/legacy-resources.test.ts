@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createServer, type Server, type ServerOptions } from '../../src/server/index.js';
-import { MemoryPeer, handshake } from '../support/peer.js';
+import { MemoryPeer, withMemoryPeer } from '../support/peer.js';
 
 function resourceServer(options: Partial<ServerOptions> = {}): Server {
   const server = createServer({ name: 'resources', version: '1.0.0', ...options });
@@ -27,15 +27,8 @@ function resourceServer(options: Partial<ServerOptions> = {}): Server {
   return server;
 }
 
-async function session(version: string, fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = resourceServer()): Promise<void> {
-  const peer = await MemoryPeer.connect(server, { revision: version });
-  try {
-    await handshake(peer, version);
-    await fn(peer, server);
-  } finally {
-    await peer.close();
-    server.close();
-  }
+function session(version: string, fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = resourceServer()): Promise<void> {
+  return withMemoryPeer(server, fn, { revision: version, handshake: {} });
 }
 
 const listChanged = (kind: string) => (m: Record<string, any>) => m.method === `notifications/${kind}/list_changed`;

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createServer, type Server } from '../../src/server/index.js';
-import { META_SUB, MODERN, MemoryPeer, modernMeta, type Id, type Msg } from '../support/peer.js';
+import { META_SUB, MODERN, type Id, type Msg } from '../support/common.js';
+import { MemoryPeer, modernMeta, withMemoryPeer } from '../support/peer.js';
 import { StdioPeer } from '../support/stdio-peer.js';
 
 function listenServer(): Server {
@@ -19,15 +20,7 @@ function listenServer(): Server {
   return server;
 }
 
-async function withPeer(fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = listenServer()): Promise<void> {
-  const peer = await MemoryPeer.connect(server, { revision: MODERN });
-  try {
-    await fn(peer, server);
-  } finally {
-    server.close();
-    await peer.close();
-  }
-}
+const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = listenServer()) => withMemoryPeer(server, fn, { revision: MODERN });
 
 /** Opens a listen stream and returns its acknowledgement. */
 async function listen(peer: MemoryPeer, id: Id, notifications: Record<string, unknown>): Promise<Msg> {

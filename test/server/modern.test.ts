@@ -8,7 +8,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UrlElicitationRequiredError, createServer, type Server, type ServerOptions } from '../../src/server/index.js';
-import { CLIENT_INFO, META_CAPS, META_LOG, META_SERVER, META_VERSION, MODERN, MemoryPeer, aborted, deferred, modernMeta } from '../support/peer.js';
+import { META_CAPS, META_LOG, META_SERVER, META_VERSION, MODERN } from '../support/common.js';
+import { CLIENT_INFO, MemoryPeer, modernMeta, withMemoryPeer } from '../support/peer.js';
+import { aborted, deferred } from '../support/wait.js';
 
 const ICONS = [{ src: 'https://example.com/i.png' }];
 
@@ -32,15 +34,7 @@ function modernServer(options: Partial<ServerOptions> = {}): Server {
   return server;
 }
 
-async function withPeer(fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = modernServer()): Promise<void> {
-  const peer = await MemoryPeer.connect(server, { revision: MODERN });
-  try {
-    await fn(peer, server);
-  } finally {
-    await peer.close();
-    server.close();
-  }
-}
+const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = modernServer()) => withMemoryPeer(server, fn, { revision: MODERN });
 
 const SERVER_META = { [META_SERVER]: { name: 'modern', version: '2.0.0' } };
 

@@ -9,21 +9,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEverythingServer } from '../../examples/everything/server.js';
 import { createServer, type Server } from '../../src/server/index.js';
-import { MODERN, MemoryPeer, type Msg } from '../support/peer.js';
+import { MODERN, type Msg } from '../support/common.js';
+import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 
 const CAPS = { elicitation: {}, sampling: {}, roots: {} };
 const NAME_SCHEMA = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 const ADA = { action: 'accept', content: { name: 'Ada' } };
 
-async function withPeer(fn: (peer: MemoryPeer) => Promise<void>, server: Server = createEverythingServer()): Promise<void> {
-  const peer = await MemoryPeer.connect(server, { revision: MODERN });
-  try {
-    await fn(peer);
-  } finally {
-    await peer.close();
-    server.close();
-  }
-}
+const withPeer = (fn: (peer: MemoryPeer) => Promise<void>, server: Server = createEverythingServer()) => withMemoryPeer(server, fn, { revision: MODERN });
 
 const callTool = (peer: MemoryPeer, name: string, extra: Record<string, unknown> = {}, caps: Record<string, unknown> = CAPS) =>
   peer.modern('tools/call', { name, arguments: {}, ...extra }, { caps });

@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { z as z40 } from 'zod-4.0';
 import { createServer } from '../../src/server/index.js';
 import { loadedZodCore } from '../../src/server/schema/older-zod.js';
-import type { Msg } from '../support/peer.js';
+import type { Msg } from '../support/common.js';
 
 const run = promisify(execFile);
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'older-zod');

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { z as z3 } from 'zod-3.25';
 import { z as z40 } from 'zod-4.0';
 import { JanusError, createServer, type Server } from '../../src/server/index.js';
-import { MemoryPeer, handshake } from '../support/peer.js';
+import { withMemoryPeer } from '../support/peer.js';
 
 const fresh = (): Server => createServer({ name: 'registration', version: '1.0.0' });
 
@@ -131,34 +131,24 @@ test('createServer needs a name and a version', () => {
 test('a failed registration or update leaves the registry and the clients untouched', async () => {
   const server = fresh();
   const reg = server.tool('keep', { description: 'original' }, () => 'x');
-  const peer = await MemoryPeer.connect(server, { revision: '2025-11-25' });
-  try {
-    await handshake(peer, '2025-11-25');
+  await withMemoryPeer(server, async (peer) => {
     assert.throws(() => server.tool('broken', { input: z.string() as never }, () => 'x'));
     assert.throws(() => reg.update({ input: { type: 'array' } as never }));
     const tools = (await peer.request('tools/list')).result.tools;
     assert.deepStrictEqual(tools, [{ name: 'keep', description: 'original', inputSchema: { type: 'object', properties: {} } }]);
     await peer.assertNone((m) => m.method === 'notifications/tools/list_changed', 'list_changed for a failed registration');
-  } finally {
-    await peer.close();
-    server.close();
-  }
+  }, { revision: '2025-11-25', handshake: {} });
 });
 
 test('Zod arguments are validated and transformed before the handler runs; failures name the path', async () => {
   const server = fresh();
   server.tool('greet', { input: z.object({ name: z.string().default('world'), times: z.number().int().min(1).optional() }) },
     ({ name, times }) => `hello ${name}${times ? ` x${times}` : ''}`);
-  const peer = await MemoryPeer.connect(server, { revision: '2025-06-18' });
-  try {
-    await handshake(peer, '2025-06-18');
+  await withMemoryPeer(server, async (peer) => {
     const ok = await peer.request('tools/call', { name: 'greet', arguments: {} });
     assert.deepStrictEqual(ok.result, { content: [{ type: 'text', text: 'hello world' }] });
     const bad = await peer.request('tools/call', { name: 'greet', arguments: { times: 0 } });
     assert.equal(bad.result.isError, true);
     assert.match(bad.result.content[0].text, /times/);
-  } finally {
-    await peer.close();
-    server.close();
-  }
+  }, { revision: '2025-06-18', handshake: {} });
 });

@@ -17,7 +17,8 @@ import { z as z40 } from 'zod-4.0';
 import { z as z41 } from 'zod-4.1';
 import { z as z325 } from 'zod-3.25/v4';
 import { createServer, type SchemaInput } from '../../src/server/index.js';
-import { MemoryPeer, handshake, type Msg } from '../support/peer.js';
+import type { Msg } from '../support/common.js';
+import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 
 const NAME = 'Who to greet';
 
@@ -62,21 +63,14 @@ const LIBRARIES: Record<string, Library> = {
   },
 };
 
-async function withServer(lib: Library, fn: (peer: MemoryPeer) => Promise<void>): Promise<void> {
+function withServer(lib: Library, fn: (peer: MemoryPeer) => Promise<void>): Promise<void> {
   const server = createServer({ name: 'schemas', version: '1.0.0' });
   server.tool('greet', { input: lib.tool }, (args) => {
     const { name, times } = args as { name: string; times?: number };
     return `hello ${name}${times ? ` x${times}` : ''}`;
   });
   server.prompt('introduce', { arguments: lib.prompt }, (args) => `Introduce ${(args as { name: string }).name}`);
-  const peer = await MemoryPeer.connect(server, { revision: '2025-11-25' });
-  try {
-    await handshake(peer, '2025-11-25');
-    await fn(peer);
-  } finally {
-    await peer.close();
-    server.close();
-  }
+  return withMemoryPeer(server, fn, { revision: '2025-11-25', handshake: {} });
 }
 
 const call = (peer: MemoryPeer, args: Record<string, unknown>) => peer.request('tools/call', { name: 'greet', arguments: args });

@@ -13,7 +13,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLIENT_INFO, LEGACY_REVISIONS, META_SERVER, MODERN, modernMeta } from '../support/peer.js';
+import { LEGACY_REVISIONS, META_SERVER, MODERN } from '../support/common.js';
+import { CLIENT_INFO, modernMeta } from '../support/peer.js';
 import { StdioPeer } from '../support/stdio-peer.js';
 import { CLIENT_CAPS, INFO, INSTRUCTIONS, PROMPT, STATIC, TEXT, TITLE, serverCapabilities } from '../support/everything-fixture.js';
 import { wireValidator } from '../support/wire-schema.js';

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { createServer, toolError, type Server } from '../../src/server/index.js';
-import { MemoryPeer, handshake, type Msg } from '../support/peer.js';
+import type { Msg } from '../support/common.js';
+import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 
 const OUTPUT = z.object({ sum: z.number(), unit: z.string().default('m') });
 
@@ -26,17 +27,7 @@ function outputServer(): Server {
   return server;
 }
 
-async function withPeer(fn: (peer: MemoryPeer) => Promise<void>): Promise<void> {
-  const server = outputServer();
-  const peer = await MemoryPeer.connect(server, { revision: '2025-11-25' });
-  try {
-    await handshake(peer, '2025-11-25');
-    await fn(peer);
-  } finally {
-    await peer.close();
-    server.close();
-  }
-}
+const withPeer = (fn: (peer: MemoryPeer) => Promise<void>) => withMemoryPeer(outputServer(), fn, { revision: '2025-11-25', handshake: {} });
 
 const call = (peer: MemoryPeer, name: string, args: Msg = { a: 1, b: 1 }) => peer.request('tools/call', { name, arguments: args });
 

@@ -12,7 +12,8 @@ import { test } from 'node:test';
 import { type } from 'arktype';
 import { z } from 'zod';
 import { createServer, type Server } from '../../src/server/index.js';
-import { MODERN, MemoryPeer, handshake, type Msg } from '../support/peer.js';
+import { MODERN, type Msg } from '../support/common.js';
+import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 
 const PROFILE = z.object({
   name: z.string().min(1).describe('Your name'),
@@ -62,17 +63,7 @@ const MISMATCH = new RegExp(`^the client's answer to "${MESSAGE}" does not match
 
 // ---- legacy: a real elicitation/create request on the session
 
-async function legacy(fn: (peer: MemoryPeer) => Promise<void>): Promise<void> {
-  const server = typedServer();
-  const peer = await MemoryPeer.connect(server, { revision: '2025-11-25' });
-  try {
-    await handshake(peer, '2025-11-25', { elicitation: { form: {} } });
-    await fn(peer);
-  } finally {
-    await peer.close();
-    server.close();
-  }
-}
+const legacy = (fn: (peer: MemoryPeer) => Promise<void>) => withMemoryPeer(typedServer(), fn, { revision: '2025-11-25', handshake: { elicitation: { form: {} } } });
 
 /** Calls a tool, answers its elicitation/create with `answer`, and returns the request and the tool's response. */
 async function legacyAnswer(peer: MemoryPeer, tool: string, answer: Msg): Promise<{ asked: Msg; response: Msg }> {
@@ -118,16 +109,7 @@ test('legacy: a schema with a nested object is refused before anything is sent (
 
 // ---- modern: input_required, then a replay with the answer
 
-async function modern(fn: (peer: MemoryPeer) => Promise<void>): Promise<void> {
-  const server = typedServer();
-  const peer = await MemoryPeer.connect(server, { revision: MODERN });
-  try {
-    await fn(peer);
-  } finally {
-    await peer.close();
-    server.close();
-  }
-}
+const modern = (fn: (peer: MemoryPeer) => Promise<void>) => withMemoryPeer(typedServer(), fn, { revision: MODERN });
 
 const CAPS = { elicitation: {} };
 const modernCall = (peer: MemoryPeer, tool: string, extra: Msg = {}) => peer.modern('tools/call', { name: tool, arguments: {}, ...extra }, { caps: CAPS });

@@ -1,5 +1,5 @@
 /** What the everything fixture (examples/everything) answers, for exact transcripts. */
-import { META_SERVER } from './peer.js';
+import { META_SERVER } from './common.js';
 
 export const INFO = { name: 'janus-everything', version: '0.1.0' };
 export const TITLE = 'Janus MCP everything fixture';

@@ -12,17 +12,8 @@
 import { AssertionError } from 'node:assert';
 import type { Connection, Server } from '../../src/server/index.js';
 import { createMemoryPair, type Transport } from '../../src/testing/index.js';
+import { META_CAPS, META_CLIENT, META_VERSION, MODERN, type Id, type Msg } from './common.js';
 import { truncateJson, wireValidator } from './wire-schema.js';
-import { META_VERSION, META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB } from './common.js';
-
-export type Msg = Record<string, any>;
-export type Id = string | number;
-
-export const MODERN = '2026-07-28';
-export const LEGACY_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-export type LegacyRevision = (typeof LEGACY_REVISIONS)[number];
-
-export { META_VERSION, META_CAPS, META_CLIENT, META_LOG, META_SERVER, META_SUB };
 
 export const CLIENT_INFO = { name: 'janus-test-peer', version: '1.0.0' };
 
@@ -311,14 +302,22 @@ export async function handshake(peer: TestPeer, protocolVersion: string, capabil
   return r.result;
 }
 
-/** Resolves when `signal` aborts. */
-export function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => (signal.aborted ? resolve(signal.reason) : signal.addEventListener('abort', () => resolve(signal.reason), { once: true })));
-}
-
-/** A promise with its resolver, for handlers that report to the test. */
-export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
+/**
+ * Runs `fn` with a MemoryPeer on `server` (after the legacy handshake at the peer's revision
+ * when `handshake` gives the client capabilities), then closes the peer, which fails on any
+ * wire violation, and the server.
+ */
+export async function withMemoryPeer<S extends Server>(
+  server: S,
+  fn: (peer: MemoryPeer, server: S) => Promise<void>,
+  options: PeerOptions & { handshake?: Record<string, unknown> } = {},
+): Promise<void> {
+  const peer = await MemoryPeer.connect(server, options);
+  try {
+    if (options.handshake) await handshake(peer, peer.revision, options.handshake);
+    await fn(peer, server);
+  } finally {
+    await peer.close();
+    server.close();
+  }
 }

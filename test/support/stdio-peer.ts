@@ -6,13 +6,11 @@
  * as a client does, and killed by its PID if it does not exit in time.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixture } from './common.js';
 import { TestPeer, type PeerOptions } from './peer.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** The everything fixture served on stdio (compiled next to this file's folder). */
-export const EVERYTHING_STDIO = join(here, '..', 'fixtures', 'everything-stdio.js');
+/** The everything fixture served on stdio. */
+export const EVERYTHING_STDIO = fixture('everything-stdio.js');
 
 export interface SpawnOptions extends PeerOptions {
   /** Arguments for node: a script path and its arguments (default: the everything fixture). */

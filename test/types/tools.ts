@@ -11,6 +11,7 @@ import { z as z325 } from 'zod-3.25/v4';
 import { z as z40 } from 'zod-4.0';
 import { z as z41 } from 'zod-4.1';
 import { toolError, type Server, type ToolHandler } from '../../src/server/index.js';
+import type { CallToolResult } from '../../src/protocol/index.js';
 import { expectType } from './expect.js';
 
 type Greeting = { name: string; times?: number | undefined };
@@ -98,3 +99,15 @@ const Input = z.object({ a: z.number(), b: z.number() });
 export const add: ToolHandler<typeof Input, typeof Sum> = ({ a, b }) => ({ sum: a + b });
 // @ts-expect-error the return value is checked against the output schema
 export const badAdd: ToolHandler<typeof Input, typeof Sum> = ({ a, b }) => ({ sum: `${a + b}` });
+
+export function resultLiterals(server: Server): void {
+  // The public result types keep excess-property checks: a misspelt member is caught.
+  // @ts-expect-error `isErorr` is not a member of CallToolResult
+  const typo: CallToolResult = { content: [], isErorr: true };
+  void typo;
+  server.tool('plain', () => {
+    // @ts-expect-error a misspelt member of a returned CallToolResult literal is caught too
+    const result: CallToolResult = { content: [{ type: 'text', text: 'x' }], structuredContnet: {} };
+    return result;
+  });
+}

@@ -9,9 +9,7 @@ import {
   findRepoRoot,
   wireValidator,
 } from "../support/wire-schema.js";
-
-const MODERN = "2026-07-28";
-const LEGACY = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
+import { LEGACY_REVISIONS as LEGACY, MODERN } from "../support/common.js";
 
 const meta2026 = {
   "io.modelcontextprotocol/protocolVersion": MODERN,

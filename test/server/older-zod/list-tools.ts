@@ -10,7 +10,8 @@ import * as zm from 'zod/v4-mini';
 import * as core from 'zod/v4/core';
 import { createServer } from '../../../src/server/index.js';
 import { loadedZodCore } from '../../../src/server/schema/older-zod.js';
-import { MODERN, MemoryPeer } from '../../support/peer.js';
+import { MODERN } from '../../support/common.js';
+import { MemoryPeer } from '../../support/peer.js';
 
 const server = createServer({ name: 'older-zod', version: '1.0.0' });
 server.tool('greet', {

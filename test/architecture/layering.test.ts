@@ -1,0 +1,185 @@
+/**
+ * The layers of DESIGN.md hold in the imports of src/: data flows down (transports, JSON-RPC
+ * peer and protocol tables, era dispatch, features, client) and no layer reaches into another's
+ * internals. Every import counts, type-only and dynamic ones included.
+ *
+ * KNOWN_VIOLATIONS lists what breaks a rule today, exactly: a new violation fails, and so does a
+ * listed one that is gone (delete its line), so the list only shrinks.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { findRepoRoot } from '../support/wire-schema.js';
+import { cycles, importGraph, scanImports, type Edge, type Graph } from './imports.js';
+
+interface Rule {
+  /** Named in each violation; keep it stable, KNOWN_VIOLATIONS quotes it. */
+  readonly name: string;
+  /** Why, for the failure message. */
+  readonly why: string;
+  readonly applies: (from: string) => boolean;
+  readonly forbidden: (edge: Edge) => boolean;
+}
+
+const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`);
+
+const RULES: readonly Rule[] = [
+  {
+    name: 'modern imports legacy',
+    why: 'removing legacy support must delete one folder (DESIGN.md §Era dispatch)',
+    applies: under('src/server/modern'),
+    forbidden: (e) => under('src/server/legacy')(e.to),
+  },
+  {
+    name: 'protocol imports outside protocol',
+    why: 'the revision tables and wire types are the bottom layer: they import nothing else, packages included',
+    applies: under('src/protocol'),
+    forbidden: (e) => !under('src/protocol')(e.to),
+  },
+  {
+    name: 'jsonrpc imports beyond protocol',
+    why: 'the JSON-RPC peer sits on the protocol tables only; sessions, the client and channels use it, not the reverse',
+    applies: under('src/jsonrpc'),
+    forbidden: (e) => !under('src/jsonrpc')(e.to) && !under('src/protocol')(e.to),
+  },
+  {
+    name: 'features import an era',
+    why: 'a feature definition is era-neutral; each era shapes its own wire result',
+    applies: under('src/server/features'),
+    forbidden: (e) => under('src/server/legacy')(e.to) || under('src/server/modern')(e.to),
+  },
+  {
+    name: 'transports import server internals',
+    why: 'a transport knows no MCP method names; it reaches the server through its public entry src/server/index.ts',
+    applies: under('src/transports'),
+    forbidden: (e) => under('src/server')(e.to) && e.to !== 'src/server/index.ts',
+  },
+];
+
+/**
+ * Today's violations, exactly (`<rule>: <from> → <to>`, `cycle: a → b → a`). Fix one, then delete
+ * its line; never add one to make a new import pass.
+ */
+const KNOWN_VIOLATIONS: readonly string[] = [];
+
+/** The violations of `RULES` and every import cycle among the internal edges, as stable strings. */
+function violations(edges: readonly Edge[]): string[] {
+  const found = new Set<string>();
+  for (const e of edges) {
+    for (const rule of RULES) if (rule.applies(e.from) && rule.forbidden(e)) found.add(`${rule.name}: ${e.from} → ${e.to}`);
+  }
+  for (const chain of cycles(edges)) found.add(`cycle: ${chain.join(' → ')}`);
+  return [...found].sort();
+}
+
+/** Where each import of a violation's chain is written: `src/a.ts:12 (type)`. */
+function where(edges: readonly Edge[], violation: string): string {
+  const chain = violation.slice(violation.indexOf(': ') + 2).split(' → ');
+  const lines = chain.slice(1).flatMap((to, i) => edges.filter((e) => e.from === chain[i] && e.to === to).map((e) => `${e.from}:${e.line} (${e.kind})`));
+  return `  at ${lines.join(', ')}`;
+}
+
+describe('layering of src/', () => {
+  let graph: Graph;
+  before(() => {
+    const root = findRepoRoot();
+    assert.ok(root, 'no janus-mcp package.json above the tests');
+    graph = importGraph(root, 'src');
+  });
+
+  test('every import of src/ can be read and resolved', () => {
+    assert.ok(graph.files.length > 50, `found only ${graph.files.length} files under src/`);
+    assert.deepEqual(graph.unreadable, []);
+  });
+
+  test('no layer imports what it must not, and src/ has no import cycle, beyond KNOWN_VIOLATIONS', () => {
+    const actual = violations(graph.edges);
+    const known = new Set(KNOWN_VIOLATIONS);
+    const added = actual.filter((v) => !known.has(v));
+    const gone = KNOWN_VIOLATIONS.filter((v) => !actual.includes(v));
+    const report: string[] = [];
+    if (added.length > 0) {
+      report.push(`${added.length} new violation(s) of the layering (fix the import; do not add it to KNOWN_VIOLATIONS):`);
+      for (const v of added) {
+        const rule = RULES.find((r) => v.startsWith(`${r.name}:`));
+        report.push(`- ${v}`, ...(rule ? [`  why: ${rule.why}`] : ['  why: a cycle makes load order matter and the layers inseparable']), where(graph.edges, v));
+      }
+    }
+    if (gone.length > 0) {
+      report.push(`${gone.length} known violation(s) no longer occur: delete them from KNOWN_VIOLATIONS in test/architecture/layering.test.ts:`);
+      for (const v of gone) report.push(`- ${JSON.stringify(v)}`);
+    }
+    assert.ok(report.length === 0, report.join('\n'));
+  });
+});
+
+describe('the layering check itself', () => {
+  const edge = (from: string, to: string, external = false): Edge => ({ from, to, external, kind: 'static', line: 1 });
+
+  test('each rule fires on the import it forbids and allows its neighbours', () => {
+    const found = violations([
+      edge('src/server/modern/a.ts', 'src/server/legacy/b.ts'),
+      edge('src/server/modern/a.ts', 'src/server/features/c.ts'),
+      edge('src/protocol/a.ts', 'src/server/index.ts'),
+      edge('src/protocol/a.ts', 'node:crypto', true),
+      edge('src/protocol/a.ts', 'src/protocol/b.ts'),
+      edge('src/jsonrpc/a.ts', 'src/client/b.ts'),
+      edge('src/jsonrpc/a.ts', 'src/protocol/b.ts'),
+      edge('src/jsonrpc/a.ts', 'src/jsonrpc/b.ts'),
+      edge('src/server/features/a.ts', 'src/server/modern/b.ts'),
+      edge('src/server/features/a.ts', 'src/server/legacy/b.ts'),
+      edge('src/server/features/a.ts', 'src/server/registry.ts'),
+      edge('src/transports/http/a.ts', 'src/server/server.ts'),
+      edge('src/transports/http/a.ts', 'src/server/index.ts'),
+      edge('src/transports/http/a.ts', 'src/protocol/b.ts'),
+    ]);
+    assert.deepEqual(found, [
+      'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
+      'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
+      'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',
+      'modern imports legacy: src/server/modern/a.ts → src/server/legacy/b.ts',
+      'protocol imports outside protocol: src/protocol/a.ts → node:crypto',
+      'protocol imports outside protocol: src/protocol/a.ts → src/server/index.ts',
+      'transports import server internals: src/transports/http/a.ts → src/server/server.ts',
+    ]);
+  });
+
+  test('cycles are reported once each, as file chains from their smallest file', () => {
+    const found = violations([edge('src/c.ts', 'src/a.ts'), edge('src/a.ts', 'src/b.ts'), edge('src/b.ts', 'src/c.ts'), edge('src/b.ts', 'src/a.ts'), edge('src/d.ts', 'src/d.ts'), edge('src/a.ts', 'zod', true)]);
+    assert.deepEqual(found, ['cycle: src/a.ts → src/b.ts → src/a.ts', 'cycle: src/a.ts → src/b.ts → src/c.ts → src/a.ts', 'cycle: src/d.ts → src/d.ts']);
+  });
+
+  test('the scanner reads every form of import and nothing inside comments, strings, templates or regular expressions', () => {
+    const source = [
+      "import a from './a.js';",
+      "import type { B } from './b.js';",
+      "import { type C, d } from\n  '../c.js';",
+      "import './side-effect.js';",
+      "export * from './star.js';",
+      "export { e } from './e.js';",
+      "export type { F } from './f.js';",
+      "const g = await import('./g.js');",
+      "type H = import('./h.js').H;",
+      "const r = /'|\"|`|\\/\\/|from '\\.\\/regex\\.js'/g.test(x) ? 1 / 2 : 3;",
+      "// import x from './line-comment.js';",
+      "/* import y from './block-comment.js'; */",
+      "const s = \"import z from './string.js'\";",
+      "const t = `import w from './template.js' ${ { k: import('./in-template.js') }.k } import('./after.js')`;",
+      "const u = import.meta.url; obj.import('./method.js'); x.from('./property.js');",
+      'const v = await import(name);',
+    ].join('\n');
+    const scan = scanImports(source);
+    assert.deepEqual(scan.imports.map((i) => `${i.kind} ${i.specifier} @${i.line}`), [
+      'static ./a.js @1',
+      'type ./b.js @2',
+      'static ../c.js @3',
+      'static ./side-effect.js @5',
+      'static ./star.js @6',
+      'static ./e.js @7',
+      'type ./f.js @8',
+      'dynamic ./g.js @9',
+      'dynamic ./h.js @10',
+      'dynamic ./in-template.js @15',
+    ]);
+    assert.deepEqual(scan.computed, [17]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The seam for transport authors, as `janus-mcp/server` exports it (src/server/transport-seam.ts):
+ * a custom transport written against `coreOf(server)` alone carries both eras (mcp-spec README
+ * §3.12 "Dual-era server": `initialize` selects a session, modern `_meta` is served
+ * statelessly), gets the tools' `x-mcp-header` declarations, and ends its session through it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { coreOf, createServer, type Inbound, type LegacySession, type Server, type SessionHost } from '../../src/server/index.js';
+import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
+import { META_SERVER, MODERN } from '../support/common.js';
+import { CLIENT_INFO, modernMeta } from '../support/peer.js';
+
+function seamServer(): Server {
+  const server = createServer({ name: 'seam', version: '1.0.0' });
+  server.tool('greet', { input: { type: 'object', properties: { name: { type: 'string', 'x-mcp-header': 'Name' } } } }, (args) => `hello ${String(args.name)}`);
+  return server;
+}
+
+/** A socket-like channel: everything the core says about any payload lands in `out`. */
+function channel(server: Server): { inbound: Inbound; session: LegacySession; out: JsonRpcMessage[]; unsolicited: JsonRpcMessage[] } {
+  const out: JsonRpcMessage[] = [];
+  const unsolicited: JsonRpcMessage[] = [];
+  const host: SessionHost = { send: (m) => void unsolicited.push(m) };
+  const session = coreOf(server).openSession(host);
+  return { inbound: { transport: 'memory', send: (m) => void out.push(m), session }, session, out, unsolicited };
+}
+
+const resultOf = (messages: JsonRpcMessage[], id: number) => {
+  const found = messages.find((m) => 'id' in m && m.id === id);
+  assert.ok(found && 'result' in found, `a result for request ${id}: ${JSON.stringify(found)}`);
+  return found.result;
+};
+
+test('a custom transport built on coreOf() serves a legacy session: handshake, then tools/call', async () => {
+  const server = seamServer();
+  const core = coreOf(server);
+  const { inbound, session, out } = channel(server);
+  await core.handle({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO } }, inbound);
+  assert.equal(resultOf(out, 1).protocolVersion, '2025-11-25');
+  assert.equal(session.protocolVersion, '2025-11-25', 'the transport sees the negotiated revision on its session');
+  await core.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, inbound);
+  assert.equal(session.initialized, true);
+  await core.handle({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ada' } } }, inbound);
+  assert.deepEqual(resultOf(out, 2), { content: [{ type: 'text', text: 'hello Ada' }] });
+  session.close();
+  assert.equal(session.closed, true);
+  await core.handle({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, inbound);
+  assert.deepEqual(out.at(-1), { jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'Session closed' } });
+  server.close();
+});
+
+test('the same channel carries 2026-07-28 requests, classified per message; a request-scoped one needs no session', async () => {
+  const server = seamServer();
+  const core = coreOf(server);
+  const { inbound, out } = channel(server);
+  const call = { name: 'greet', arguments: { name: 'Grace' }, _meta: modernMeta() };
+  await core.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, inbound);
+  const modern = resultOf(out, 1);
+  assert.equal(modern.resultType, 'complete');
+  assert.deepEqual(modern._meta, { [META_SERVER]: { name: 'seam', version: '1.0.0' } });
+
+  const scoped: JsonRpcMessage[] = [];
+  const perRequest: Inbound = { transport: 'http', wire: 'modern', send: (m) => void scoped.push(m) };
+  await core.handle({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: modernMeta() } }, perRequest);
+  const versions = resultOf(scoped, 2).supportedVersions;
+  assert.ok(Array.isArray(versions) && versions[0] === MODERN, `server/discover lists ${MODERN} first: ${JSON.stringify(versions)}`);
+  server.close();
+});
+
+test('toolHeaderParams names a tool\'s x-mcp-header parameters, for HTTP header validation', () => {
+  const server = seamServer();
+  const core = coreOf(server);
+  assert.deepEqual(core.toolHeaderParams('greet'), [{ name: 'Name', property: 'name', path: ['name'], type: 'string' }]);
+  assert.equal(core.toolHeaderParams('missing'), undefined);
+  assert.equal(core.name, 'seam');
+  server.close();
+});
+
+test('server.close() ends the sessions a transport opened and tells their hosts', () => {
+  const server = seamServer();
+  let told = 0;
+  const session = coreOf(server).openSession({ send: () => {}, onSessionClosed: () => void told++ });
+  server.close();
+  assert.equal(session.closed, true);
+  assert.equal(told, 1);
+});
