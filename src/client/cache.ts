@@ -9,7 +9,14 @@ import type { Result } from '../protocol/types.js';
 
 type Params = Record<string, unknown>;
 
-const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 
 const INVALIDATES: Record<string, string[]> = {
   'notifications/tools/list_changed': ['tools/list'],

@@ -44,7 +44,12 @@ export interface ClientChannel {
 
 /** A transport-level failure, with the HTTP status and body when there was one. */
 export class ChannelError extends Error {
-  constructor(message: string, readonly status?: number, readonly body?: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly body?: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'ChannelError';
   }

@@ -10,8 +10,18 @@ import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { revision } from '../protocol/revisions.js';
 import type {
-  CallToolResult, Completion, GetPromptResult, Implementation, LoggingLevel, Prompt, ReadResourceResult, Resource,
-  ResourceTemplate, ServerCapabilities, SubscriptionFilter, Tool,
+  CallToolResult,
+  Completion,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  SubscriptionFilter,
+  Tool,
 } from '../protocol/types.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import { ResponseCache } from './cache.js';
@@ -46,13 +56,27 @@ export class Client {
     const cache = options.cache ? new ResponseCache() : undefined;
     const closed = this.closer.signal;
     this.notifications = new NotificationFanOut(options, cache, (n) => this.connection.toStream(n));
-    const wire: ClientWire = new ClientWire(channel, {
-      onServerRequest: (req, signal) => answerServer(options, req.method, req.params ?? {}, server.handlerContext(AbortSignal.any([signal, closed]))),
-      onNotification: (n) => this.notifications.deliver(n),
-      // Modern HTTP cancels by closing the request's stream; everything else says so.
-      cancelsByNotification: () => server.current?.era !== 'modern' || wire.kind !== 'http',
-    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    this.context = { options, clientInfo: this.clientInfo, wire, server, cache, closed, logLevel: options.logLevel, close: () => this.close() };
+    const wire: ClientWire = new ClientWire(
+      channel,
+      {
+        onServerRequest: (req, signal) =>
+          answerServer(options, req.method, req.params ?? {}, server.handlerContext(AbortSignal.any([signal, closed]))),
+        onNotification: (n) => this.notifications.deliver(n),
+        // Modern HTTP cancels by closing the request's stream; everything else says so.
+        cancelsByNotification: () => server.current?.era !== 'modern' || wire.kind !== 'http',
+      },
+      options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
+    this.context = {
+      options,
+      clientInfo: this.clientInfo,
+      wire,
+      server,
+      cache,
+      closed,
+      logLevel: options.logLevel,
+      close: () => this.close(),
+    };
   }
 
   /** Connects and detects the era. Idempotent: later calls return the same promise. */
@@ -75,12 +99,24 @@ export class Client {
     return this.connecting;
   }
 
-  get era(): Era { return this.context.server.known.era; }
-  get protocolVersion(): ProtocolVersion { return this.context.server.known.version; }
-  get serverInfo(): Implementation | undefined { return this.context.server.known.serverInfo; }
-  get serverCapabilities(): ServerCapabilities { return this.context.server.known.capabilities; }
-  get instructions(): string | undefined { return this.context.server.known.instructions; }
-  get transportKind(): ClientChannel['kind'] { return this.context.wire.kind; }
+  get era(): Era {
+    return this.context.server.known.era;
+  }
+  get protocolVersion(): ProtocolVersion {
+    return this.context.server.known.version;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.context.server.known.serverInfo;
+  }
+  get serverCapabilities(): ServerCapabilities {
+    return this.context.server.known.capabilities;
+  }
+  get instructions(): string | undefined {
+    return this.context.server.known.instructions;
+  }
+  get transportKind(): ClientChannel['kind'] {
+    return this.context.wire.kind;
+  }
 
   /** Registers a listener for every server notification; returns a function that removes it. */
   onNotification(listener: (n: JsonRpcNotification) => void): () => void {
@@ -101,7 +137,9 @@ export class Client {
 
   /** Every tool, following cursors. */
   listAllTools(): Promise<Tool[]> {
-    return everyPage((cursor) => this.listTools(cursor === undefined ? {} : { cursor }).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })));
+    return everyPage((cursor) =>
+      this.listTools(cursor === undefined ? {} : { cursor }).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })),
+    );
   }
 
   callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
@@ -145,7 +183,11 @@ export class Client {
 
   // ---- utilities ----
 
-  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context?: Record<string, string>): Promise<Completion> {
+  async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ): Promise<Completion> {
     const params: Record<string, unknown> = { ref, argument };
     if (context && revision(this.protocolVersion).features.completionContext) params.context = { arguments: context };
     return (await this.connection.request('completion/complete', params)).completion;
@@ -159,7 +201,8 @@ export class Client {
 
   /** `ping`, where the revision has it (2026-07-28 removed it). */
   async ping(options: CallOptions = {}): Promise<void> {
-    if (!revision(this.protocolVersion).methods.clientRequests.has('ping')) throw new JanusError('PROTOCOL', `ping does not exist in ${this.protocolVersion}`);
+    if (!revision(this.protocolVersion).methods.clientRequests.has('ping'))
+      throw new JanusError('PROTOCOL', `ping does not exist in ${this.protocolVersion}`);
     await this.connection.request('ping', {}, options);
   }
 

@@ -20,7 +20,14 @@
  */
 import { ErrorCode, JanusError, McpError } from '../protocol/errors.js';
 import {
-  LATEST_LEGACY_VERSION, LATEST_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, isLegacyVersion, isModernVersion, type LegacyVersion, type ProtocolVersion,
+  LATEST_LEGACY_VERSION,
+  LATEST_VERSION,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  isLegacyVersion,
+  isModernVersion,
+  type LegacyVersion,
+  type ProtocolVersion,
 } from '../protocol/versions.js';
 import { ChannelError } from './channel.js';
 import type { Verdict } from './known-server.js';
@@ -72,7 +79,8 @@ async function probeEra(party: DetectionParty, probe: ModernProbe): Promise<Verd
   for (let attempt = 0; attempt < 2; attempt++) {
     let result: ResultFor<'server/discover'>;
     // The first probe waits for the server to start; a retry follows an answer, so the server is up.
-    const watch = stdio && attempt === 0 ? new StartWatch(wire, probeTimeoutMs, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) : undefined;
+    const watch =
+      stdio && attempt === 0 ? new StartWatch(wire, probeTimeoutMs, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) : undefined;
     try {
       result = await probe.send('server/discover', {}, watch?.callOptions() ?? { timeoutMs: stdio ? probeTimeoutMs : options.timeoutMs });
     } catch (e) {
@@ -102,7 +110,8 @@ async function probeEra(party: DetectionParty, probe: ModernProbe): Promise<Verd
         }
         throw e;
       }
-      if (e instanceof JanusError && e.code === 'TIMEOUT' && stdio) return handshake(party, LATEST_LEGACY_VERSION, { silentForMs: watch?.silentForMs });
+      if (e instanceof JanusError && e.code === 'TIMEOUT' && stdio)
+        return handshake(party, LATEST_LEGACY_VERSION, { silentForMs: watch?.silentForMs });
       throw e;
     } finally {
       watch?.stop();

@@ -1,7 +1,13 @@
 /** What `connect()` accepts. */
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import type {
-  CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, LoggingLevel, Root,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Implementation,
+  LoggingLevel,
+  Root,
 } from '../protocol/types.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transports/transport.js';

@@ -5,7 +5,13 @@
  */
 import { ErrorCode, JanusError, McpError } from '../protocol/errors.js';
 import {
-  errorResponse, isRequestId, resultResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse,
+  errorResponse,
+  isRequestId,
+  resultResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
 import { cancelledNotification, notificationMessage, progressOf, requestMessage, withProgressToken } from '../jsonrpc/envelope.js';
 import { PendingRequests } from '../jsonrpc/pending.js';
@@ -46,7 +52,11 @@ export class ClientPeer {
   /** Server requests being answered, so the server can cancel them. */
   private readonly serving = new Map<string | number, AbortController>();
 
-  constructor(readonly channel: ClientChannel, private readonly hooks: PeerHooks, private readonly defaultTimeoutMs: number) {}
+  constructor(
+    readonly channel: ClientChannel,
+    private readonly hooks: PeerHooks,
+    private readonly defaultTimeoutMs: number,
+  ) {}
 
   /** Routes a server-initiated message from the channel. */
   receive(message: JsonRpcMessage): void {
@@ -58,7 +68,8 @@ export class ClientPeer {
     if (message.method === 'notifications/cancelled') {
       // cancellation.mdx: the server gave up on its own request; stop the handler, send no response.
       const id = message.params?.requestId;
-      if (isRequestId(id)) this.serving.get(id)?.abort(new JanusError('ABORTED', String(message.params?.reason ?? 'cancelled by the server')));
+      if (isRequestId(id))
+        this.serving.get(id)?.abort(new JanusError('ABORTED', String(message.params?.reason ?? 'cancelled by the server')));
     }
     const progress = progressOf(message);
     if (progress) this.calls.progress(progress);
@@ -73,7 +84,10 @@ export class ClientPeer {
       // A shallow copy: the handler's object, as JSON.stringify would see it (own enumerable members).
       response = resultResponse(request.id, { ...(await this.hooks.onServerRequest(request, controller.signal)) });
     } catch (e) {
-      response = errorResponse(request.id, e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) });
+      response = errorResponse(
+        request.id,
+        e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) },
+      );
     } finally {
       this.serving.delete(request.id);
     }
@@ -88,30 +102,42 @@ export class ClientPeer {
    * Sends a request and resolves with its raw response (errors included). Rejects on
    * timeout, cancellation and transport failure.
    */
-  call(method: string, params: Record<string, unknown>, options: CallOptions = {}, send: SendOptions = {}, id = this.newId()): Promise<JsonRpcResponse> {
+  call(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions = {},
+    send: SendOptions = {},
+    id = this.newId(),
+  ): Promise<JsonRpcResponse> {
     const progressToken = options.onProgress ? `p${++tokenSeq}` : undefined;
     const request = requestMessage(id, method, progressToken === undefined ? params : withProgressToken(params, progressToken));
     // Stops the channel waiting for the response; on modern HTTP that closes the request's stream, the cancellation there.
     const channelCall = new AbortController();
-    return this.calls.start({
-      id,
-      method,
-      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
-      timeoutError,
-      signal: options.signal,
-      // A caller that keeps its own clock (the stdio probe) aborts with a TIMEOUT error: it stays one.
-      abortError: (m, reason) => (reason instanceof JanusError && reason.code === 'TIMEOUT' ? reason : new JanusError('ABORTED', `${m} cancelled`, { cause: reason })),
-      progressToken,
-      onProgress: options.onProgress,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-      onCancel: (error) => {
-        channelCall.abort(error);
-        if (this.hooks.cancelsByNotification()) {
-          const reason = error instanceof JanusError && error.code === 'TIMEOUT' ? 'timeout' : 'cancelled';
-          void this.channel.send(cancelledNotification(id, reason)).catch(() => {});
-        }
+    return this.calls.start(
+      {
+        id,
+        method,
+        timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+        timeoutError,
+        signal: options.signal,
+        // A caller that keeps its own clock (the stdio probe) aborts with a TIMEOUT error: it stays one.
+        abortError: (m, reason) =>
+          reason instanceof JanusError && reason.code === 'TIMEOUT'
+            ? reason
+            : new JanusError('ABORTED', `${m} cancelled`, { cause: reason }),
+        progressToken,
+        onProgress: options.onProgress,
+        resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+        onCancel: (error) => {
+          channelCall.abort(error);
+          if (this.hooks.cancelsByNotification()) {
+            const reason = error instanceof JanusError && error.code === 'TIMEOUT' ? 'timeout' : 'cancelled';
+            void this.channel.send(cancelledNotification(id, reason)).catch(() => {});
+          }
+        },
       },
-    }, (call) => this.channel.request(request, { ...send, signal: channelCall.signal }).then((response) => call.resolve(response))).promise;
+      (call) => this.channel.request(request, { ...send, signal: channelCall.signal }).then((response) => call.resolve(response)),
+    ).promise;
   }
 
   notify(method: string, params?: Record<string, unknown>, send?: SendOptions): Promise<void> {
@@ -121,5 +147,8 @@ export class ClientPeer {
 
 /** A request that got no answer in time: names the step and the duration, then what to do. */
 export function timeoutError(method: string, ms: number): JanusError {
-  return new JanusError('TIMEOUT', `${method} timed out: the server sent no answer within ${ms} ms. If the server is busy or slow, raise timeoutMs (in the connect options, or for this call); otherwise check that it is not stuck.`);
+  return new JanusError(
+    'TIMEOUT',
+    `${method} timed out: the server sent no answer within ${ms} ms. If the server is busy or slow, raise timeoutMs (in the connect options, or for this call); otherwise check that it is not stuck.`,
+  );
 }

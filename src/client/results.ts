@@ -3,12 +3,22 @@
  * (src/protocol/types.ts), by method. A method not listed resolves with a plain `Result`.
  */
 import type {
-  CallToolResult, CompleteResult, DiscoverResult, GetPromptResult, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-  ListResourcesResult, ListToolsResult, ReadResourceResult, Result, Tool,
+  CallToolResult,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  InitializeResult,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  Result,
+  Tool,
 } from '../protocol/types.js';
 
 export interface ResultOf {
-  'initialize': InitializeResult;
+  initialize: InitializeResult;
   'server/discover': DiscoverResult;
   'tools/list': ListToolsResult;
   'tools/call': CallToolResult;

@@ -21,7 +21,12 @@ function paramsOf<M extends keyof ParamsOf>(_method: M, params: Record<string, u
   return params as ParamsOf[M];
 }
 
-export async function answerServer(options: ConnectOptions, method: string, params: Record<string, unknown>, ctx: HandlerContext): Promise<ServerRequestResult> {
+export async function answerServer(
+  options: ConnectOptions,
+  method: string,
+  params: Record<string, unknown>,
+  ctx: HandlerContext,
+): Promise<ServerRequestResult> {
   switch (method) {
     case 'ping':
       return {};

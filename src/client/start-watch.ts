@@ -46,13 +46,21 @@ export class StartWatch {
   private readonly pingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopListening: () => void;
 
-  constructor(private readonly wire: WatchedWire, private readonly probeTimeoutMs: number, startTimeoutMs: number) {
+  constructor(
+    private readonly wire: WatchedWire,
+    private readonly probeTimeoutMs: number,
+    startTimeoutMs: number,
+  ) {
     this.stopListening = wire.onActivity(() => this.sawLife());
     if (limited(startTimeoutMs)) {
       this.deadline = setTimeout(() => this.expire(silentError(startTimeoutMs)), startTimeoutMs);
     }
     // Sooner when a short probeTimeoutMs or startTimeoutMs asks for it: the ping must go out before the start bound.
-    const pingAfter = Math.min(PING_AFTER_MS, limited(probeTimeoutMs) ? probeTimeoutMs : Infinity, limited(startTimeoutMs) ? startTimeoutMs / 2 : Infinity);
+    const pingAfter = Math.min(
+      PING_AFTER_MS,
+      limited(probeTimeoutMs) ? probeTimeoutMs : Infinity,
+      limited(startTimeoutMs) ? startTimeoutMs / 2 : Infinity,
+    );
     this.pingTimer = setTimeout(() => this.ping(), pingAfter);
   }
 
@@ -77,7 +85,10 @@ export class StartWatch {
     if (this.alive || this.stopped) return;
     // Its answer, result or error, is a sign of life; what it says is not looked at. (The
     // channel reports every arrival too; a channel of the caller's own may not.)
-    void this.wire.call('ping', {}, { timeoutMs: 0 }).then(() => this.sawLife(), () => {});
+    void this.wire.call('ping', {}, { timeoutMs: 0 }).then(
+      () => this.sawLife(),
+      () => {},
+    );
   }
 
   private sawLife(): void {

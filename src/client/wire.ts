@@ -13,7 +13,11 @@ export class ClientWire {
   private peer: ClientPeer;
   private readonly activity = new Set<() => void>();
 
-  constructor(private channel: ClientChannel, private readonly hooks: PeerHooks, private readonly defaultTimeoutMs: number) {
+  constructor(
+    private channel: ClientChannel,
+    private readonly hooks: PeerHooks,
+    private readonly defaultTimeoutMs: number,
+  ) {
     this.peer = new ClientPeer(channel, hooks, defaultTimeoutMs);
   }
 

@@ -35,7 +35,7 @@ export interface OutboundRequest {
 }
 
 /** Sends a registered call; a throw or a rejection fails it with that error. */
-export type Send<T> = (call: PendingCall<T>) => void | Promise<unknown>;
+export type Send<T> = (call: PendingCall<T>) => undefined | Promise<unknown>;
 
 function defaultTimeoutError(method: string, ms: number): Error {
   return new JanusError('TIMEOUT', `${method} timed out after ${ms} ms`);
@@ -59,7 +59,10 @@ export class PendingCall<T> {
   private controller: AbortController | undefined;
   private readonly onAbort = () => this.cancel((this.request.abortError ?? defaultAbortError)(this.method, this.request.signal?.reason));
 
-  constructor(private readonly owner: PendingRequests<T>, readonly request: OutboundRequest) {
+  constructor(
+    private readonly owner: PendingRequests<T>,
+    readonly request: OutboundRequest,
+  ) {
     this.promise = new Promise<T>((resolve, reject) => {
       this.fulfil = resolve;
       this.fail = reject;

@@ -79,7 +79,9 @@ export function classify(v: unknown): Classified {
   if ('result' in v || 'error' in v) {
     if ('result' in v && !isObject(v.result)) return { kind: 'invalid', id, reason: 'result must be an object' };
     if ('error' in v) {
-      return hasError(v) ? { kind: 'response', message: v } : { kind: 'invalid', id, reason: 'error must have a numeric code and a message' };
+      return hasError(v)
+        ? { kind: 'response', message: v }
+        : { kind: 'invalid', id, reason: 'error must have a numeric code and a message' };
     }
     // The id is not checked: a response whose id answers no request is dropped by whoever matches it.
     if (hasResult(v)) return { kind: 'response', message: v as JsonRpcResultResponse };

@@ -31,10 +31,22 @@ const DIRECTIONS: readonly Direction[] = ['clientRequests', 'serverRequests', 'c
  * by their top-level names, taken from `capabilities`.
  */
 export type WireType =
-  | 'Tool' | 'Prompt' | 'PromptArgument' | 'Resource' | 'ResourceTemplate' | 'Implementation'
-  | 'TextContent' | 'ImageContent' | 'AudioContent' | 'EmbeddedResource' | 'ResourceLink'
-  | 'TextResourceContents' | 'BlobResourceContents' | 'CallToolResult'
-  | 'ClientCapabilities' | 'ServerCapabilities';
+  | 'Tool'
+  | 'Prompt'
+  | 'PromptArgument'
+  | 'Resource'
+  | 'ResourceTemplate'
+  | 'Implementation'
+  | 'TextContent'
+  | 'ImageContent'
+  | 'AudioContent'
+  | 'EmbeddedResource'
+  | 'ResourceLink'
+  | 'TextResourceContents'
+  | 'BlobResourceContents'
+  | 'CallToolResult'
+  | 'ClientCapabilities'
+  | 'ServerCapabilities';
 
 /** Content block `type` → its wire type. A revision without that wire type has no such block. */
 export const CONTENT_BLOCKS: Readonly<Record<string, WireType>> = {
@@ -210,14 +222,35 @@ const R2024_11_05: Entry = {
   version: '2024-11-05',
   methods: methodSets({
     clientRequests: [
-      'initialize', 'ping', 'resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe',
-      'resources/unsubscribe', 'prompts/list', 'prompts/get', 'tools/list', 'tools/call', 'logging/setLevel', 'completion/complete',
+      'initialize',
+      'ping',
+      'resources/list',
+      'resources/templates/list',
+      'resources/read',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'prompts/list',
+      'prompts/get',
+      'tools/list',
+      'tools/call',
+      'logging/setLevel',
+      'completion/complete',
     ],
     serverRequests: ['ping', 'sampling/createMessage', 'roots/list'],
-    clientNotifications: ['notifications/cancelled', 'notifications/initialized', 'notifications/progress', 'notifications/roots/list_changed'],
+    clientNotifications: [
+      'notifications/cancelled',
+      'notifications/initialized',
+      'notifications/progress',
+      'notifications/roots/list_changed',
+    ],
     serverNotifications: [
-      'notifications/cancelled', 'notifications/progress', 'notifications/resources/list_changed', 'notifications/resources/updated',
-      'notifications/prompts/list_changed', 'notifications/tools/list_changed', 'notifications/message',
+      'notifications/cancelled',
+      'notifications/progress',
+      'notifications/resources/list_changed',
+      'notifications/resources/updated',
+      'notifications/prompts/list_changed',
+      'notifications/tools/list_changed',
+      'notifications/message',
     ],
   }),
   experimental: methodSets(),
@@ -239,16 +272,36 @@ const R2024_11_05: Entry = {
   capabilities: {
     client: new Set(['experimental', 'roots', 'roots.listChanged', 'sampling']),
     server: new Set([
-      'experimental', 'logging', 'prompts', 'prompts.listChanged', 'resources', 'resources.subscribe', 'resources.listChanged',
-      'tools', 'tools.listChanged',
+      'experimental',
+      'logging',
+      'prompts',
+      'prompts.listChanged',
+      'resources',
+      'resources.subscribe',
+      'resources.listChanged',
+      'tools',
+      'tools.listChanged',
     ]),
   },
   errors: { resourceNotFound: ErrorCode.ResourceNotFound },
   transport: {
-    httpSse: true, streamableHttp: false, sessions: false, resumability: false, ssePolling: false, batches: false,
-    versionHeader: false, requestHeaders: false, streamCloseCancels: false,
+    httpSse: true,
+    streamableHttp: false,
+    sessions: false,
+    resumability: false,
+    ssePolling: false,
+    batches: false,
+    versionHeader: false,
+    requestHeaders: false,
+    streamCloseCancels: false,
   },
-  features: { progressMessage: false, completionContext: false, urlElicitation: false, multiSelectElicitation: false, structuredContentAnyJson: false },
+  features: {
+    progressMessage: false,
+    completionContext: false,
+    urlElicitation: false,
+    multiSelectElicitation: false,
+    structuredContentAnyJson: false,
+  },
 };
 
 /** 2025-03-26 changelog: Streamable HTTP, batches, tool annotations, progress `message`, audio, `completions`. */
@@ -374,9 +427,22 @@ const ENTRIES: readonly Entry[] = [R2024_11_05, R2025_03_26, R2025_06_18, R2025_
 // Derived views, built once.
 
 const WIRE_TYPES: readonly WireType[] = [
-  'Tool', 'Prompt', 'PromptArgument', 'Resource', 'ResourceTemplate', 'Implementation', 'TextContent', 'ImageContent',
-  'AudioContent', 'EmbeddedResource', 'ResourceLink', 'TextResourceContents', 'BlobResourceContents', 'CallToolResult',
-  'ClientCapabilities', 'ServerCapabilities',
+  'Tool',
+  'Prompt',
+  'PromptArgument',
+  'Resource',
+  'ResourceTemplate',
+  'Implementation',
+  'TextContent',
+  'ImageContent',
+  'AudioContent',
+  'EmbeddedResource',
+  'ResourceLink',
+  'TextResourceContents',
+  'BlobResourceContents',
+  'CallToolResult',
+  'ClientCapabilities',
+  'ServerCapabilities',
 ];
 
 const topLevel = (paths: Set<string>) => new Set([...paths].filter((p) => !p.includes('.')));
@@ -393,22 +459,26 @@ function build(): ReadonlyMap<ProtocolVersion, Revision> {
   ENTRIES.forEach((e, i) => {
     const own = fields[i]!;
     const lacks = perType((t): ReadonlySet<string> => new Set([...known[t]].filter((k) => !own[t]?.has(k))));
-    out.set(e.version, Object.freeze({
-      version: e.version,
-      era: eraOf(e.version),
-      methods: e.methods,
-      experimental: e.experimental,
-      inputRequests: e.inputRequests,
-      fields: own,
-      lacks,
-      capabilities: e.capabilities,
-      errors: Object.freeze(e.errors),
-      transport: Object.freeze(e.transport),
-      features: Object.freeze(e.features),
-    }));
+    out.set(
+      e.version,
+      Object.freeze({
+        version: e.version,
+        era: eraOf(e.version),
+        methods: e.methods,
+        experimental: e.experimental,
+        inputRequests: e.inputRequests,
+        fields: own,
+        lacks,
+        capabilities: e.capabilities,
+        errors: Object.freeze(e.errors),
+        transport: Object.freeze(e.transport),
+        features: Object.freeze(e.features),
+      }),
+    );
   });
   const missing = ALL_VERSIONS.filter((v) => !out.has(v));
-  if (missing.length || out.size !== ALL_VERSIONS.length) throw new Error(`revisions table out of step with versions.ts: ${missing.join(', ')}`);
+  if (missing.length || out.size !== ALL_VERSIONS.length)
+    throw new Error(`revisions table out of step with versions.ts: ${missing.join(', ')}`);
   return out;
 }
 
@@ -435,7 +505,11 @@ export function revisionsWith(has: (r: Revision) => boolean): ProtocolVersion[] 
 }
 
 const LEGACY_REQUESTS = new Set(REVISIONS.filter((r) => r.era === 'legacy').flatMap((r) => [...r.methods.clientRequests]));
-const MODERN_ONLY = new Set(REVISIONS.filter((r) => r.era === 'modern').flatMap((r) => [...r.methods.clientRequests]).filter((m) => !LEGACY_REQUESTS.has(m)));
+const MODERN_ONLY = new Set(
+  REVISIONS.filter((r) => r.era === 'modern')
+    .flatMap((r) => [...r.methods.clientRequests])
+    .filter((m) => !LEGACY_REQUESTS.has(m)),
+);
 
 /** A client request no handshake-era revision has (`server/discover`, `subscriptions/listen`): it claims the modern wire. */
 export function isModernOnlyMethod(method: string): boolean {

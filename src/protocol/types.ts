@@ -45,9 +45,7 @@ export interface ServerCapabilities {
 }
 
 export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-export const LOGGING_LEVELS: readonly LoggingLevel[] = [
-  'debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency',
-];
+export const LOGGING_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 export type Role = 'user' | 'assistant';
 
@@ -57,15 +55,47 @@ export interface Annotations {
   lastModified?: string;
 }
 
-export interface TextContent { type: 'text'; text: string; annotations?: Annotations; _meta?: Meta }
-export interface ImageContent { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: Meta }
-export interface AudioContent { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: Meta }
+export interface TextContent {
+  type: 'text';
+  text: string;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
 
-export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Meta }
-export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: Meta }
+export interface TextResourceContents {
+  uri: string;
+  mimeType?: string;
+  text: string;
+  _meta?: Meta;
+}
+export interface BlobResourceContents {
+  uri: string;
+  mimeType?: string;
+  blob: string;
+  _meta?: Meta;
+}
 export type ResourceContents = TextResourceContents | BlobResourceContents;
 
-export interface EmbeddedResource { type: 'resource'; resource: ResourceContents; annotations?: Annotations; _meta?: Meta }
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
 
 export interface ResourceLink {
   type: 'resource_link';
@@ -108,7 +138,12 @@ export interface CallToolResult {
   _meta?: Meta;
 }
 
-export interface PromptArgument { name: string; title?: string; description?: string; required?: boolean }
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
 
 export interface Prompt {
   name: string;
@@ -119,8 +154,15 @@ export interface Prompt {
   _meta?: Meta;
 }
 
-export interface PromptMessage { role: Role; content: ContentBlock }
-export interface GetPromptResult { description?: string; messages: PromptMessage[]; _meta?: Meta }
+export interface PromptMessage {
+  role: Role;
+  content: ContentBlock;
+}
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: Meta;
+}
 
 export interface Resource {
   uri: string;
@@ -145,13 +187,28 @@ export interface ResourceTemplate {
   _meta?: Meta;
 }
 
-export interface ReadResourceResult { contents: ResourceContents[]; _meta?: Meta }
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  _meta?: Meta;
+}
 
-export interface Completion { values: string[]; total?: number; hasMore?: boolean }
+export interface Completion {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
 
-export interface Root { uri: string; name?: string; _meta?: Meta }
+export interface Root {
+  uri: string;
+  name?: string;
+  _meta?: Meta;
+}
 
-export interface SamplingMessage { role: Role; content: unknown; _meta?: Meta }
+export interface SamplingMessage {
+  role: Role;
+  content: unknown;
+  _meta?: Meta;
+}
 
 export interface CreateMessageParams {
   messages: SamplingMessage[];
@@ -216,7 +273,9 @@ export interface Result {
   [key: string]: unknown;
 }
 
-export interface PaginatedResult extends Result { nextCursor?: string }
+export interface PaginatedResult extends Result {
+  nextCursor?: string;
+}
 
 /** The handshake's answer (2024-11-05 … 2025-11-25 schema `InitializeResult`). */
 export interface InitializeResult extends Result {
@@ -233,11 +292,21 @@ export interface DiscoverResult extends Result {
   instructions?: string;
 }
 
-export interface ListToolsResult extends PaginatedResult { tools: Tool[] }
-export interface ListPromptsResult extends PaginatedResult { prompts: Prompt[] }
-export interface ListResourcesResult extends PaginatedResult { resources: Resource[] }
-export interface ListResourceTemplatesResult extends PaginatedResult { resourceTemplates: ResourceTemplate[] }
-export interface CompleteResult extends Result { completion: Completion }
+export interface ListToolsResult extends PaginatedResult {
+  tools: Tool[];
+}
+export interface ListPromptsResult extends PaginatedResult {
+  prompts: Prompt[];
+}
+export interface ListResourcesResult extends PaginatedResult {
+  resources: Resource[];
+}
+export interface ListResourceTemplatesResult extends PaginatedResult {
+  resourceTemplates: ResourceTemplate[];
+}
+export interface CompleteResult extends Result {
+  completion: Completion;
+}
 
 /** 2026-07-28: one request of an `input_required` result (schema `InputRequest`: elicitation, sampling or roots). */
 export interface InputRequest {

@@ -16,19 +16,33 @@ export interface HeaderParam {
   readonly type: 'string' | 'integer' | 'boolean';
 }
 
-export type HeaderParamsResult =
-  | { ok: true; params: readonly HeaderParam[] }
-  | { ok: false; reason: string };
+export type HeaderParamsResult = { ok: true; params: readonly HeaderParam[] } | { ok: false; reason: string };
 
 /** RFC 9110 §5.6.2 tchar. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Keywords whose values are subschemas (or maps/arrays of them): not statically reachable. */
 const SUBSCHEMA_KEYWORDS = new Set([
-  'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems',
-  'anyOf', 'allOf', 'oneOf', 'not', 'if', 'then', 'else',
-  '$defs', 'definitions', 'additionalProperties', 'patternProperties', 'unevaluatedProperties',
-  'dependentSchemas', 'dependencies', 'propertyNames',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'unevaluatedItems',
+  'anyOf',
+  'allOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  '$defs',
+  'definitions',
+  'additionalProperties',
+  'patternProperties',
+  'unevaluatedProperties',
+  'dependentSchemas',
+  'dependencies',
+  'propertyNames',
 ]);
 
 const PERMITTED_TYPES = new Set(['string', 'integer', 'boolean']);
@@ -123,7 +137,8 @@ const SAFE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
  */
 export function encodeHeaderValue(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
-  const text = typeof value === 'string' ? value : typeof value === 'boolean' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+  const text =
+    typeof value === 'string' ? value : typeof value === 'boolean' || typeof value === 'number' ? String(value) : JSON.stringify(value);
   if (text !== '' && SAFE.test(text) && !SENTINEL.test(text)) return text;
   if (text === '') return text;
   return `=?base64?${bytesToBase64(new TextEncoder().encode(text))}?=`;

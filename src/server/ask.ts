@@ -6,7 +6,13 @@
  * result (2026-07-28 basic/patterns/mrtr.mdx).
  */
 import type {
-  ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Meta, Root,
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Meta,
+  Root,
 } from '../protocol/types.js';
 import type { AskOptions } from './context.js';
 import { isObject } from './guards.js';
@@ -48,8 +54,10 @@ export function isAnswer<M extends AskMethod>(method: M, value: unknown): value 
   if (!isObject(value)) return false;
   switch (method) {
     case 'elicitation/create':
-      return (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') &&
-        (value.content === undefined || isObject(value.content));
+      return (
+        (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') &&
+        (value.content === undefined || isObject(value.content))
+      );
     case 'sampling/createMessage':
       return typeof value.role === 'string' && typeof value.content === 'object' && value.content !== null;
     case 'roots/list':

@@ -8,8 +8,15 @@ import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { revision, since } from '../protocol/revisions.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import {
-  LOGGING_LEVELS, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitResult, type ElicitUrlParams,
-  type LoggingLevel, type Meta, type Root,
+  LOGGING_LEVELS,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitFormParams,
+  type ElicitResult,
+  type ElicitUrlParams,
+  type LoggingLevel,
+  type Meta,
+  type Root,
 } from '../protocol/types.js';
 import type { Asker } from './ask.js';
 import type { AskOptions, ClientView, ElicitAnswer, ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
@@ -87,7 +94,10 @@ export class Call implements RequestContext {
 
   elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
   elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
-  async elicit(request: ElicitFormRequest<StandardSchema | JsonSchemaObject>, options?: AskOptions): Promise<ElicitResult | ElicitAnswer<unknown>> {
+  async elicit(
+    request: ElicitFormRequest<StandardSchema | JsonSchemaObject>,
+    options?: AskOptions,
+  ): Promise<ElicitResult | ElicitAnswer<unknown>> {
     // A Standard Schema becomes a flat requestedSchema here, before anything is asked.
     const schema = request.requestedSchema;
     let form: ElicitationForm | undefined;
@@ -112,7 +122,10 @@ export class Call implements RequestContext {
 
   async elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult> {
     if (!revision(this.protocolVersion).features.urlElicitation) {
-      throw new JanusError('PROTOCOL', `URL elicitation needs protocol ${since((r) => r.features.urlElicitation)} or later (this request uses ${this.protocolVersion})`);
+      throw new JanusError(
+        'PROTOCOL',
+        `URL elicitation needs protocol ${since((r) => r.features.urlElicitation)} or later (this request uses ${this.protocolVersion})`,
+      );
     }
     const params: ElicitUrlParams = { mode: 'url', message: request.message, url: request.url };
     // 2025-11-25 correlates completion through elicitationId; 2026-07-28 dropped it.

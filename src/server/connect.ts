@@ -16,7 +16,12 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export async function connectTransport(core: Core, transport: Transport, kind: TransportKind = 'stdio', graceMs = 5000): Promise<Connection> {
+export async function connectTransport(
+  core: Core,
+  transport: Transport,
+  kind: TransportKind = 'stdio',
+  graceMs = 5000,
+): Promise<Connection> {
   const controller = new AbortController();
   const send = (m: JsonRpcMessage) => {
     if (controller.signal.aborted) return; // the channel is gone: late answers have nowhere to go

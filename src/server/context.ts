@@ -7,8 +7,14 @@
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type {
-  ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitResult, Implementation,
-  LoggingLevel, Meta, Root,
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  Implementation,
+  LoggingLevel,
+  Meta,
+  Root,
 } from '../protocol/types.js';
 import type { Parsed, StandardSchema } from './schema/types.js';
 

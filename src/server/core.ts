@@ -67,7 +67,9 @@ export class Core implements ServerCore {
     const session = sessionOf(inbound);
     switch (classified.kind) {
       case 'invalid':
-        return inbound.send(errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` }));
+        return inbound.send(
+          errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` }),
+        );
       case 'response':
         session?.settle(classified.message);
         return;
@@ -80,11 +82,13 @@ export class Core implements ServerCore {
         const wire = inbound.wire ?? (claimsModern(request.method, request.params) ? 'modern' : 'legacy');
         if (modern && (!legacy || wire === 'modern')) {
           if (!legacy && request.method === 'initialize') {
-            return inbound.send(errorResponse(request.id, {
-              code: ErrorCode.UnsupportedProtocolVersion,
-              message: 'This server speaks only the stateless revision; use server/discover',
-              data: { supported: [...MODERN_VERSIONS].reverse(), requested: request.params?.protocolVersion ?? null },
-            }));
+            return inbound.send(
+              errorResponse(request.id, {
+                code: ErrorCode.UnsupportedProtocolVersion,
+                message: 'This server speaks only the stateless revision; use server/discover',
+                data: { supported: [...MODERN_VERSIONS].reverse(), requested: request.params?.protocolVersion ?? null },
+              }),
+            );
           }
           // A channel that cancels by notification (stdio) keys its modern requests in its session's in-flight map.
           return handleModernRequest(this.services, request, inbound, session?.inflight);

@@ -25,7 +25,10 @@ export class Registry {
   readonly resources = new Map<string, ResourceEntry>();
   readonly templates = new Map<string, TemplateEntry>();
   private readonly maps: { readonly [K in EntryKind]: Map<string, Entries[K]> } = {
-    tools: this.tools, prompts: this.prompts, resources: this.resources, templates: this.templates,
+    tools: this.tools,
+    prompts: this.prompts,
+    resources: this.resources,
+    templates: this.templates,
   };
   /** Bumped on every change; caches of shaped lists key on it. */
   version = 0;

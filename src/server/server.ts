@@ -11,7 +11,13 @@ import { Core } from './core.js';
 import { Operations } from './features/operations.js';
 import { definePrompt, type AnyPromptHandler, type PromptArguments, type PromptConfig, type PromptHandler } from './features/prompts.js';
 import {
-  defineResource, defineTemplate, type CacheHint, type ResourceConfig, type ResourceReader, type TemplateConfig, type TemplateReader,
+  defineResource,
+  defineTemplate,
+  type CacheHint,
+  type ResourceConfig,
+  type ResourceReader,
+  type TemplateConfig,
+  type TemplateReader,
 } from './features/resources.js';
 import { defineTool, type AnyToolHandler, type ToolConfig, type ToolHandler } from './features/tools.js';
 import { RequestStateCodec, type RequestStateOptions } from './modern/request-state.js';
@@ -85,7 +91,10 @@ export class Server {
    * (validating again) and `remove` drops it; each change tells connected clients.
    */
   private register<K extends EntryKind>(
-    kind: K, key: string, define: (config: Entries[K]['config']) => Entries[K], config: Entries[K]['config'],
+    kind: K,
+    key: string,
+    define: (config: Entries[K]['config']) => Entries[K],
+    config: Entries[K]['config'],
   ): Registration<Entries[K]['config']> {
     let current = define(config);
     this.registry.add(kind, key, current);
@@ -110,7 +119,9 @@ export class Server {
    * ```
    */
   tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
-    name: string, config: ToolConfig<I, O>, handler: ToolHandler<I, O>,
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
   ): Registration<ToolConfig<I, O>>;
   /** Registers a tool without arguments. */
   tool(name: string, handler: ToolHandler): Registration<ToolConfig<undefined, undefined>>;
@@ -124,7 +135,9 @@ export class Server {
    * output type, or for a list the named arguments (`string`, optional unless `required: true`).
    */
   prompt<const A extends PromptArguments | undefined = undefined>(
-    name: string, config: PromptConfig<A>, handler: PromptHandler<A>,
+    name: string,
+    config: PromptConfig<A>,
+    handler: PromptHandler<A>,
   ): Registration<PromptConfig<A>>;
   /** Registers a prompt without declared arguments. */
   prompt(name: string, handler: PromptHandler): Registration<PromptConfig<undefined>>;

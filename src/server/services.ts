@@ -26,7 +26,13 @@ export interface ServerServices {
 }
 
 /** The 2026-07-28 results that carry a cache hint (server/utilities/caching.mdx), configurable per method. */
-export type CacheableMethod = 'server/discover' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read';
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
 
 export interface ServerConfig {
   info: Implementation;

@@ -7,8 +7,16 @@
  */
 import { CONTENT_BLOCKS, revision, type WireType } from '../protocol/revisions.js';
 import type {
-  GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, Prompt,
-  ReadResourceResult, Resource, ResourceTemplate, Tool,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
 } from '../protocol/types.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
 import { isObject } from './guards.js';
@@ -57,8 +65,10 @@ function contentAsWritten(v: ProtocolVersion): boolean {
   let yes = asWritten.get(v);
   if (yes === undefined) {
     const r = revision(v);
-    yes = Object.values(CONTENT_BLOCKS).every((t) => r.fields[t] !== undefined && r.lacks[t].size === 0) &&
-      r.lacks.TextResourceContents.size === 0 && r.lacks.BlobResourceContents.size === 0;
+    yes =
+      Object.values(CONTENT_BLOCKS).every((t) => r.fields[t] !== undefined && r.lacks[t].size === 0) &&
+      r.lacks.TextResourceContents.size === 0 &&
+      r.lacks.BlobResourceContents.size === 0;
     asWritten.set(v, yes);
   }
   return yes;
@@ -79,7 +89,10 @@ export function shapeContent<T extends { type?: unknown }>(v: ProtocolVersion, b
       const name = 'name' in block ? block.name : undefined;
       return { type: 'text', text: `${String(name ?? 'resource')}: ${String('uri' in block ? block.uri : undefined)}` };
     }
-    return { type: 'text', text: `[${String(block.type)} content (${String('mimeType' in block ? block.mimeType : undefined)}) is not supported by protocol ${v}]` };
+    return {
+      type: 'text',
+      text: `[${String(block.type)} content (${String('mimeType' in block ? block.mimeType : undefined)}) is not supported by protocol ${v}]`,
+    };
   }
   const picked = pick(type, v, block);
   if (picked.type === 'resource' && 'resource' in picked && isObject(picked.resource)) {

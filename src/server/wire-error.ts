@@ -16,7 +16,8 @@ export interface ErrorSink {
 export function toWireError(error: unknown, v: ProtocolVersion, sink: ErrorSink): JsonRpcErrorObject {
   if (error instanceof McpError) return error.toJSON();
   // -32002 up to 2025-11-25, -32602 in 2026-07-28 (server/resources.mdx §Error Handling).
-  if (error instanceof ResourceNotFound) return { code: revision(v).errors.resourceNotFound, message: error.message, data: { uri: error.uri } };
+  if (error instanceof ResourceNotFound)
+    return { code: revision(v).errors.resourceNotFound, message: error.message, data: { uri: error.uri } };
   sink.reportError(error);
   return { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'Internal error' };
 }

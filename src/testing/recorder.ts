@@ -56,8 +56,18 @@ export class MessageRecorder {
       for (const message of Array.isArray(value) ? value : [value]) this.messages.push({ from, message: message as JsonRpcMessage });
     };
     return {
-      start: (handlers) => transport.start({ ...handlers, onMessage: (m) => (record(other, m), handlers.onMessage(m)) }),
-      send: (m) => (record(side, m), transport.send(m)),
+      start: (handlers) =>
+        transport.start({
+          ...handlers,
+          onMessage: (m) => {
+            record(other, m);
+            handlers.onMessage(m);
+          },
+        }),
+      send: (m) => {
+        record(side, m);
+        return transport.send(m);
+      },
       close: () => transport.close(),
     };
   }

@@ -7,7 +7,11 @@
 export class LineDecoder {
   private buffer = '';
   private discarding = false;
-  constructor(private readonly maxLineBytes: number, private readonly onLine: (line: string) => void, private readonly onOverflow: () => void) {}
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly onLine: (line: string) => void,
+    private readonly onOverflow: () => void,
+  ) {}
 
   push(chunk: string): void {
     let start = 0;

@@ -28,7 +28,8 @@ export class StdioTransport implements Transport {
   /** Whether the last input chunk held several messages. */
   private burst = false;
   private drained: Promise<void> | undefined;
-  private readonly listeners: Array<[Readable | Writable, string, (...a: any[]) => void]> = [];
+  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type.
+  private readonly listeners: Array<[Readable | Writable, string, (...args: any[]) => void]> = [];
 
   constructor(options: StdioTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
@@ -73,7 +74,8 @@ export class StdioTransport implements Transport {
     this.input.resume();
   }
 
-  private on(target: Readable | Writable, event: string, fn: (...a: any[]) => void): void {
+  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type.
+  private on(target: Readable | Writable, event: string, fn: (...args: any[]) => void): void {
     target.on(event, fn);
     this.listeners.push([target, event, fn]);
   }
@@ -81,7 +83,7 @@ export class StdioTransport implements Transport {
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'stdio transport is closed');
     if (this.drained) await this.drained;
-    const line = JSON.stringify(message) + '\n';
+    const line = `${JSON.stringify(message)}\n`;
     if (!this.burst && !this.flushQueued) {
       this.write(line);
       return;

@@ -11,6 +11,7 @@ import { createEverythingServer } from '../../examples/everything/server.js';
 import { createServer, type Server } from '../../src/server/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
+import { delay } from '../support/wait.js';
 
 const CAPS = { elicitation: {}, sampling: {}, roots: {} };
 const NAME_SCHEMA = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
@@ -169,7 +170,7 @@ test('an expired requestState is refused; a rotated key still verifies (request-
   }, mk(['new-key']));
   await withPeer(async (peer) => {
     const { requestState } = inputRequired(await callTool(peer, 'ask'));
-    await new Promise((r) => setTimeout(r, 15));
+    await delay(15); // past the 1 ms ttlMs
     assert.equal((await callTool(peer, 'ask', { requestState, inputResponses: answer })).error?.code, -32602);
   }, mk(['k'], 1));
 });

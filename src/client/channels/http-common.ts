@@ -8,7 +8,13 @@ export type FetchLike = typeof fetch;
 
 /** A failed HTTP exchange: the status and body as `ChannelError` has them, plus the reply's headers (e.g. `WWW-Authenticate` on 401/403). */
 export class HttpChannelError extends ChannelError {
-  constructor(message: string, status: number | undefined, body: string | undefined, readonly headers?: Headers, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    status: number | undefined,
+    body: string | undefined,
+    readonly headers?: Headers,
+    options?: { cause?: unknown },
+  ) {
     super(message, status, body, options);
     this.name = 'HttpChannelError';
   }
@@ -93,14 +99,23 @@ export function isAbort(e: unknown): boolean {
 /** The error for a non-2xx reply that carries no JSON-RPC answer. */
 export async function statusError(what: string, res: Response): Promise<HttpChannelError> {
   const body = await readText(res);
-  return new HttpChannelError(`${what} failed with HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, res.status, body, res.headers);
+  return new HttpChannelError(
+    `${what} failed with HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`,
+    res.status,
+    body,
+    res.headers,
+  );
 }
 
 /**
  * Feeds an SSE body to the parser until it ends, breaks, or `stop()` says the reader is no
  * longer wanted (then the body is cancelled). Resolves with the error when it broke.
  */
-export async function pumpEvents(body: ReadableStream<Uint8Array> | null, parser: SseParser, stop: () => boolean): Promise<{ error?: unknown }> {
+export async function pumpEvents(
+  body: ReadableStream<Uint8Array> | null,
+  parser: SseParser,
+  stop: () => boolean,
+): Promise<{ error?: unknown }> {
   if (!body) {
     parser.end();
     return {};
@@ -182,7 +197,9 @@ export function fetchError(what: string, url: URL, e: unknown): ChannelError {
   const fail = (why: string) => new ChannelError(`could not connect to ${url.href}: ${why}`, undefined, undefined, { cause: e });
   let c: string | undefined;
   if ((c = code('ECONNREFUSED'))) {
-    return fail(`connection refused (nothing is listening on ${where}). Check that the server is running, and that the host and port in the URL are right.`);
+    return fail(
+      `connection refused (nothing is listening on ${where}). Check that the server is running, and that the host and port in the URL are right.`,
+    );
   }
   if ((c = code('ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA'))) {
     return fail(`host not found (${host} does not resolve: ${c}). Check the host name in the URL.`);
@@ -197,12 +214,16 @@ export function fetchError(what: string, url: URL, e: unknown): ChannelError {
     return fail(`${host} is unreachable (${c}). Check the network connection and the host in the URL.`);
   }
   if ((c = codes.find((x) => /CERT|SSL|TLS|EPROTO|SELF_SIGNED|UNABLE_TO_VERIFY/.test(x)))) {
-    return fail(`the TLS handshake failed (${c}: ${innermost}). Check the server's certificate, and whether it speaks https or plain http.`);
+    return fail(
+      `the TLS handshake failed (${c}: ${innermost}). Check the server's certificate, and whether it speaks https or plain http.`,
+    );
   }
   if ((c = code('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'))) {
     return new ChannelError(
       `${what} to ${url.href} failed: the server closed the connection without answering (${c}). Check that the URL (http or https, host, port, path) points to the server's MCP endpoint.`,
-      undefined, undefined, { cause: e },
+      undefined,
+      undefined,
+      { cause: e },
     );
   }
   const detail = innermost !== describe(e) ? `: ${innermost}` : '';
@@ -234,12 +255,14 @@ function whatCameBack(type: string, body: string): string {
   const text = body.trim();
   if (!text) return 'an empty body';
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
-  if (type === 'text/html' || /^<(!doctype|html)/i.test(text)) return title ? `an HTML page titled ${JSON.stringify(title)}` : 'an HTML page';
+  if (type === 'text/html' || /^<(!doctype|html)/i.test(text))
+    return title ? `an HTML page titled ${JSON.stringify(title)}` : 'an HTML page';
   const flat = text.replace(/\s+/g, ' ');
   return JSON.stringify(flat.length > 120 ? `${flat.slice(0, 120)}…` : flat);
 }
 
-const CHECK_URL = "Check the URL: it must be the server's MCP endpoint (often ending in /mcp, or /sse for 2024-11-05 servers), not a web page or another API.";
+const CHECK_URL =
+  "Check the URL: it must be the server's MCP endpoint (often ending in /mcp, or /sse for 2024-11-05 servers), not a web page or another API.";
 
 /** A successful reply that is not JSON-RPC (a web page, another API): the URL is not an MCP endpoint. */
 export function notMcpReply(what: string, url: URL, res: Response, body: string): HttpChannelError {
@@ -247,7 +270,9 @@ export function notMcpReply(what: string, url: URL, res: Response, body: string)
   return new HttpChannelError(
     `${url.href} is not an MCP endpoint: it answered ${what} with HTTP ${res.status} ${type}, ${whatCameBack(type, body)}, ` +
       `where an MCP server answers with JSON-RPC (application/json or text/event-stream). ${CHECK_URL}`,
-    res.status, body, res.headers,
+    res.status,
+    body,
+    res.headers,
   );
 }
 
@@ -257,6 +282,9 @@ export function notAnEndpoint(url: URL, answers: ReadonlyArray<{ what: string; s
   const said = list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}` : list[0];
   return new HttpChannelError(
     `${url.href} is not an MCP endpoint: it answered ${said}. ${CHECK_URL} Check also that the MCP server is the one running at this address.`,
-    last.status, last.body, last instanceof HttpChannelError ? last.headers : undefined, { cause: last },
+    last.status,
+    last.body,
+    last instanceof HttpChannelError ? last.headers : undefined,
+    { cause: last },
   );
 }

@@ -11,15 +11,37 @@
  * arrives on a stream (notifications, server requests, strays) goes to `onMessage`.
  */
 import { META } from '../../protocol/meta.js';
-import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import {
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../protocol/jsonrpc.js';
 import { PendingRequests, type PendingCall } from '../../jsonrpc/pending.js';
 import { revision } from '../../protocol/revisions.js';
 import type { Meta } from '../../protocol/types.js';
 import { isModernVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
-  HttpChannelError, abortError, describe, discard, errorBodyFor, fetchError, mediaType, mergeHeaders, messagesIn, notMcpReply, parseJson, pumpEvents,
-  readPrefix, readText, recordStatus, sleep, statusError, type FetchLike,
+  HttpChannelError,
+  abortError,
+  describe,
+  discard,
+  errorBodyFor,
+  fetchError,
+  mediaType,
+  mergeHeaders,
+  messagesIn,
+  notMcpReply,
+  parseJson,
+  pumpEvents,
+  readPrefix,
+  readText,
+  recordStatus,
+  sleep,
+  statusError,
+  type FetchLike,
 } from './http-common.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
 
@@ -70,7 +92,10 @@ export class HttpChannel implements ClientChannel {
   private readonly fetchFn: FetchLike;
   private readonly backoff: Required<ReconnectOptions>;
 
-  constructor(readonly url: URL, private readonly options: HttpChannelOptions = {}) {
+  constructor(
+    readonly url: URL,
+    private readonly options: HttpChannelOptions = {},
+  ) {
     this.fetchFn = options.fetch ?? fetch;
     this.backoff = {
       initialDelayMs: options.reconnect?.initialDelayMs ?? 1000,
@@ -115,7 +140,12 @@ export class HttpChannel implements ClientChannel {
     try {
       let res: Response;
       try {
-        res = await this.fetchFn(this.url, { method: 'POST', headers: this.headers('post', options.headers, true), body: JSON.stringify(message), signal: controller.signal });
+        res = await this.fetchFn(this.url, {
+          method: 'POST',
+          headers: this.headers('post', options.headers, true),
+          body: JSON.stringify(message),
+          signal: controller.signal,
+        });
       } catch (e) {
         if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
         if (options.signal?.aborted) throw abortError(what, options.signal);
@@ -198,7 +228,8 @@ export class HttpChannel implements ClientChannel {
 
   /** `MCP-Protocol-Version` exists from 2025-06-18 on (2025-06-18 changelog); 2025-03-26 had none. */
   private versionHeader(h: Headers): void {
-    if (this.legacyVersion !== undefined && revision(this.legacyVersion).transport.versionHeader) h.set('mcp-protocol-version', this.legacyVersion);
+    if (this.legacyVersion !== undefined && revision(this.legacyVersion).transport.versionHeader)
+      h.set('mcp-protocol-version', this.legacyVersion);
   }
 
   /** A 404 to a request carrying the session id: the session is gone (the client re-initializes). */
@@ -232,10 +263,12 @@ export class HttpChannel implements ClientChannel {
       const messages = messagesIn(value);
       if (!messages.length) throw notMcpReply(`POST ${request.method}`, this.url, res, text);
       for (const m of messages) {
-        if (!op.settled && isResponse(m) && (m.id === request.id || m.id === undefined || m.id === null)) op.resolve(recordStatus(m, res.status));
+        if (!op.settled && isResponse(m) && (m.id === request.id || m.id === undefined || m.id === null))
+          op.resolve(recordStatus(m, res.status));
         else this.route(m, res.status);
       }
-      if (!op.settled) throw new HttpChannelError(`the reply to ${request.method} carried no response to it`, res.status, text, res.headers);
+      if (!op.settled)
+        throw new HttpChannelError(`the reply to ${request.method} carried no response to it`, res.status, text, res.headers);
       return;
     }
     throw notMcpReply(`POST ${request.method}`, this.url, res, await readPrefix(res));
@@ -277,7 +310,9 @@ export class HttpChannel implements ClientChannel {
       let last: unknown = error;
       for (;;) {
         if (failures > this.backoff.maxRetries) {
-          throw new ChannelError(`could not resume the event stream of ${request.method} (${failures} attempts)`, undefined, undefined, { cause: last });
+          throw new ChannelError(`could not resume the event stream of ${request.method} (${failures} attempts)`, undefined, undefined, {
+            cause: last,
+          });
         }
         await sleep(this.delay(parser.retry, failures), op.signal);
         failures++;

@@ -7,12 +7,32 @@
  * The stream is the connection: when it ends, the channel is closed (the endpoint, and
  * the server's state behind it, belong to that one stream).
  */
-import { isResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import {
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../protocol/jsonrpc.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import {
-  HttpChannelError, abortError, discard, errorBodyFor, fetchError, mediaType, mergeHeaders, messagesIn, notMcpReply, parseJson, pumpEvents,
-  readPrefix, readText, recordStatus, statusError, type FetchLike,
+  HttpChannelError,
+  abortError,
+  discard,
+  errorBodyFor,
+  fetchError,
+  mediaType,
+  mergeHeaders,
+  messagesIn,
+  notMcpReply,
+  parseJson,
+  pumpEvents,
+  readPrefix,
+  readText,
+  recordStatus,
+  statusError,
+  type FetchLike,
 } from './http-common.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
 
@@ -35,7 +55,10 @@ export class LegacySseChannel implements ClientChannel {
   private closed = false;
   private readonly fetchFn: FetchLike;
 
-  constructor(readonly url: URL, private readonly options: LegacySseChannelOptions = {}) {
+  constructor(
+    readonly url: URL,
+    private readonly options: LegacySseChannelOptions = {},
+  ) {
     this.fetchFn = options.fetch ?? fetch;
   }
 
@@ -80,7 +103,9 @@ export class LegacySseChannel implements ClientChannel {
         try {
           endpoint = new URL(ev.data.trim(), this.url);
         } catch (e) {
-          return settle(new ChannelError(`the endpoint event is not a URI: ${JSON.stringify(ev.data)}`, undefined, undefined, { cause: e }));
+          return settle(
+            new ChannelError(`the endpoint event is not a URI: ${JSON.stringify(ev.data)}`, undefined, undefined, { cause: e }),
+          );
         }
         // Posting elsewhere would hand our messages (and credentials) to another origin.
         if (endpoint.origin !== this.url.origin) {
@@ -91,7 +116,12 @@ export class LegacySseChannel implements ClientChannel {
       });
       void pumpEvents(res.body, parser, () => this.stream.signal.aborted).then(({ error }) => {
         const closed = new ChannelError('the event stream closed', undefined, undefined, { cause: error });
-        if (waiting) settle(new ChannelError(`the event stream of ${this.url.href} ended before its endpoint event`, undefined, undefined, { cause: error }));
+        if (waiting)
+          settle(
+            new ChannelError(`the event stream of ${this.url.href} ended before its endpoint event`, undefined, undefined, {
+              cause: error,
+            }),
+          );
         else if (this.endpointUrl) this.fail(closed);
       });
     });
@@ -102,24 +132,29 @@ export class LegacySseChannel implements ClientChannel {
     if (!this.endpointUrl) return Promise.reject(new ChannelError('not started: no endpoint yet'));
     if (this.pending.has(request.id)) return Promise.reject(new ChannelError(`request id ${String(request.id)} is already in flight`));
     const controller = new AbortController();
-    const call = this.pending.start({
-      id: request.id,
-      method: request.method,
-      signal: options.signal,
-      // A POST still under way after the answer came on the stream may finish; an aborted or failed one may not.
-      onSettled: (error) => {
-        if (error) controller.abort();
+    const call = this.pending.start(
+      {
+        id: request.id,
+        method: request.method,
+        signal: options.signal,
+        // A POST still under way after the answer came on the stream may finish; an aborted or failed one may not.
+        onSettled: (error) => {
+          if (error) controller.abort();
+        },
       },
-    }, (entry) =>
-      this.post(request, request.method, options, controller)
-        .then((res) => {
-          if (!res) return;
-          // The answer travels on the SSE stream; a JSON-RPC error body answers it at once.
-          const error = res.ok ? undefined : errorBodyFor(res.text, request.id);
-          if (error) entry.resolve(recordStatus(error, res.status));
-          else if (!res.ok) entry.reject(new HttpChannelError(`POST ${request.method} failed with HTTP ${res.status}`, res.status, res.text, res.headers));
-        })
-        .catch((e: unknown) => entry.reject(e instanceof Error ? e : new ChannelError(String(e)))),
+      (entry) =>
+        this.post(request, request.method, options, controller)
+          .then((res) => {
+            if (!res) return;
+            // The answer travels on the SSE stream; a JSON-RPC error body answers it at once.
+            const error = res.ok ? undefined : errorBodyFor(res.text, request.id);
+            if (error) entry.resolve(recordStatus(error, res.status));
+            else if (!res.ok)
+              entry.reject(
+                new HttpChannelError(`POST ${request.method} failed with HTTP ${res.status}`, res.status, res.text, res.headers),
+              );
+          })
+          .catch((e: unknown) => entry.reject(e instanceof Error ? e : new ChannelError(String(e)))),
     );
     return call.promise;
   }

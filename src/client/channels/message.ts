@@ -23,7 +23,11 @@ export class MessageChannel implements ClientChannel {
   /** Set when the server went away (not by our close()): the error everything now rejects with. */
   private lost: Promise<Error> | undefined;
 
-  constructor(private readonly transport: Transport, readonly kind: 'stdio' | 'memory' = 'stdio', private readonly options: MessageChannelOptions = {}) {}
+  constructor(
+    private readonly transport: Transport,
+    readonly kind: 'stdio' | 'memory' = 'stdio',
+    private readonly options: MessageChannelOptions = {},
+  ) {}
 
   async start(handlers: ChannelHandlers): Promise<void> {
     this.handlers = handlers;

@@ -45,7 +45,8 @@ export class ProcessChannelError extends ChannelError {
   }
 }
 
-const CHECK = 'Check that the command starts an MCP server that speaks JSON-RPC on its stdin and stdout; running it by hand in a terminal shows its whole output.';
+const CHECK =
+  'Check that the command starts an MCP server that speaks JSON-RPC on its stdin and stdout; running it by hand in a terminal shows its whole output.';
 
 function describeEnd(end: ProcessEnd): string {
   const who = `the MCP server ${JSON.stringify(end.command)}`;

@@ -19,8 +19,14 @@ import { StderrTail } from './stderr-tail.js';
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => (child.off('exit', onExit), resolve(false)), ms);
-    const onExit = () => (clearTimeout(timer), resolve(true));
+    const timer = setTimeout(() => {
+      child.off('exit', onExit);
+      resolve(false);
+    }, ms);
+    const onExit = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
     child.once('exit', onExit);
   });
 }

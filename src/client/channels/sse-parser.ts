@@ -79,7 +79,10 @@ export class SseParser {
   }
 
   private line(line: string): void {
-    if (line === '') return this.dispatch();
+    if (line === '') {
+      this.dispatch();
+      return;
+    }
     if (line.charCodeAt(0) === 58 /* : */) return;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);

@@ -5,6 +5,7 @@
  */
 
 // Colour and cursor escapes (CSI sequences) read as noise inside an error message.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is the character these escapes start with.
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export class StderrTail {
@@ -13,7 +14,10 @@ export class StderrTail {
   private partial = '';
   private readonly decoder = new TextDecoder();
 
-  constructor(private readonly maxLines = 20, private readonly maxChars = 8192) {}
+  constructor(
+    private readonly maxLines = 20,
+    private readonly maxChars = 8192,
+  ) {}
 
   push(chunk: Uint8Array | string): void {
     const text = this.partial + (typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));

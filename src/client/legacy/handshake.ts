@@ -55,7 +55,11 @@ export interface ProbeEvidence {
 const NOTHING_HERE = new Set([404, 405, 501]);
 
 /** Errors only a 2026-07-28 server sends (basic/index.mdx §Error Codes). */
-const MODERN_ERRORS = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+const MODERN_ERRORS = new Set<number>([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
 
 /** `initialize` + `notifications/initialized` (lifecycle.mdx), falling back to HTTP+SSE on HTTP. */
 export async function handshake(party: HandshakeParty, version: LegacyVersion, evidence: ProbeEvidence = {}): Promise<Verdict> {
@@ -79,7 +83,8 @@ export async function handshake(party: HandshakeParty, version: LegacyVersion, e
     // ...but only "with no modern body": a modern error (say -32022 from a modern-only server) is the real answer.
     const modernBody = e instanceof McpError && MODERN_ERRORS.has(e.code);
     const url = wire.url;
-    const fallback = wire.kind === 'http' && url !== undefined && !modernBody && (status === 400 || status === 404 || status === 405 || status === 501);
+    const fallback =
+      wire.kind === 'http' && url !== undefined && !modernBody && (status === 400 || status === 404 || status === 405 || status === 501);
     if (!fallback) {
       if (evidence.silentForMs !== undefined && e instanceof JanusError && e.code === 'TIMEOUT') {
         throw silentServerError(e, evidence.silentForMs, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -118,7 +123,8 @@ export async function handshake(party: HandshakeParty, version: LegacyVersion, e
  * 404/405/501 and no JSON-RPC body: nothing at this URL speaks MCP, in any revision.
  */
 function nothingThere(url: URL, evidence: ProbeEvidence, init: unknown, sse: unknown): Error | undefined {
-  const refused = (e: unknown): e is ChannelError & { status: number } => e instanceof ChannelError && e.status !== undefined && NOTHING_HERE.has(e.status);
+  const refused = (e: unknown): e is ChannelError & { status: number } =>
+    e instanceof ChannelError && e.status !== undefined && NOTHING_HERE.has(e.status);
   if (evidence.probeAnswered || !refused(init) || !refused(sse)) return undefined;
   if (evidence.probeStatus !== undefined && !NOTHING_HERE.has(evidence.probeStatus)) return undefined;
   const answers = [

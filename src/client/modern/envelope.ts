@@ -31,7 +31,12 @@ export function envelope(
 
 const NAMED: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
-export function modernHeaders(method: string, params: RequestParams, version: string, headerParams: readonly HeaderParam[] | undefined): Record<string, string> {
+export function modernHeaders(
+  method: string,
+  params: RequestParams,
+  version: string,
+  headerParams: readonly HeaderParam[] | undefined,
+): Record<string, string> {
   const h: Record<string, string> = { 'MCP-Protocol-Version': version, 'Mcp-Method': method };
   const field = NAMED[method];
   if (field) {

@@ -31,7 +31,10 @@ export class ModernExchange {
   readonly toolHeaders = new Map<string, readonly HeaderParam[]>();
 
   /** `listTools`: a -32020 may mean the annotations changed, so the tools are listed again. */
-  constructor(private readonly context: ConnectionContext, private readonly listTools: () => Promise<unknown>) {}
+  constructor(
+    private readonly context: ConnectionContext,
+    private readonly listTools: () => Promise<unknown>,
+  ) {}
 
   /** Sends `method` with `version` in `_meta` (default: the verdict's) and returns its final result. */
   async send(
@@ -88,7 +91,11 @@ export class ModernExchange {
   }
 
   /** mrtr.mdx §Client Requirements: the original params, this round's answers only, the state echoed byte for byte. */
-  private async nextRound(params: RequestParams, result: Partial<InputRequiredResult>, signal: AbortSignal | undefined): Promise<RequestParams> {
+  private async nextRound(
+    params: RequestParams,
+    result: Partial<InputRequiredResult>,
+    signal: AbortSignal | undefined,
+  ): Promise<RequestParams> {
     const next: RequestParams = { ...params };
     const requests = result.inputRequests ?? {};
     const keys = Object.keys(requests);
@@ -106,7 +113,7 @@ export class ModernExchange {
   private learnServerInfo(result: Result): void {
     const { server } = this.context;
     const verdict = server.current;
-    if (!verdict || verdict.era !== 'modern' || verdict.serverInfo) return;
+    if (verdict?.era !== 'modern' || verdict.serverInfo) return;
     const meta: ServerInfoMeta | undefined = result._meta;
     const info = meta?.[META.serverInfo];
     if (info && typeof info === 'object') server.settle({ ...verdict, serverInfo: info });

@@ -15,7 +15,10 @@ export class ModernListens {
   /** Open streams by subscription id (= the id of their listen request). */
   private readonly byId = new Map<RequestId, ListenStream>();
 
-  constructor(private readonly exchange: ModernExchange, private readonly newId: () => number) {}
+  constructor(
+    private readonly exchange: ModernExchange,
+    private readonly newId: () => number,
+  ) {}
 
   /** Takes a notification of an open subscription (its acknowledgement is dropped); false if it is not one. */
   toStream(n: JsonRpcNotification): boolean {

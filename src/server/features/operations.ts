@@ -8,8 +8,18 @@
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import type {
-  CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult,
-  ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
 } from '../../protocol/types.js';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../registry.js';
@@ -75,15 +85,21 @@ class WireLists {
 }
 
 // One page of each kind of list (pagination.mdx): `nextCursor` only when more follow.
-const toolPage = (tools: Tool[], nextCursor: string | undefined): ListToolsResult => (nextCursor === undefined ? { tools } : { tools, nextCursor });
-const promptPage = (prompts: Prompt[], nextCursor: string | undefined): ListPromptsResult => (nextCursor === undefined ? { prompts } : { prompts, nextCursor });
-const resourcePage = (resources: Resource[], nextCursor: string | undefined): ListResourcesResult => (nextCursor === undefined ? { resources } : { resources, nextCursor });
+const toolPage = (tools: Tool[], nextCursor: string | undefined): ListToolsResult =>
+  nextCursor === undefined ? { tools } : { tools, nextCursor };
+const promptPage = (prompts: Prompt[], nextCursor: string | undefined): ListPromptsResult =>
+  nextCursor === undefined ? { prompts } : { prompts, nextCursor };
+const resourcePage = (resources: Resource[], nextCursor: string | undefined): ListResourcesResult =>
+  nextCursor === undefined ? { resources } : { resources, nextCursor };
 const templatePage = (resourceTemplates: ResourceTemplate[], nextCursor: string | undefined): ListResourceTemplatesResult =>
   nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor };
 
 export class Operations {
   private readonly lists: WireLists;
-  constructor(private readonly registry: Registry, private readonly options: OperationsOptions) {
+  constructor(
+    private readonly registry: Registry,
+    private readonly options: OperationsOptions,
+  ) {
     this.lists = new WireLists(registry);
   }
 
@@ -211,7 +227,7 @@ function failed(e: unknown): CallToolResult {
 
 function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`);
-  let out;
+  let out: unknown;
   try {
     // The registry erased the handler's argument type; the validator produced that type.
     out = tool.handler(checked.value as never, ctx);
@@ -222,7 +238,9 @@ function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext): Cal
   } catch (e) {
     return failed(e);
   }
-  return Promise.resolve(out).then((o) => toCallToolResult(tool, o)).catch(failed);
+  return Promise.resolve(out)
+    .then((o) => toCallToolResult(tool, o))
+    .catch(failed);
 }
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {

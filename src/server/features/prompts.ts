@@ -35,12 +35,15 @@ export interface PromptConfig<A extends PromptArguments | undefined = PromptArgu
 export type PromptArgs<A> = A extends StandardSchema
   ? Parsed<A>
   : A extends readonly PromptArgument[]
-    ? string extends A[number]['name'] ? Record<string, string | undefined> : NamedArgs<A[number]>
+    ? string extends A[number]['name']
+      ? Record<string, string | undefined>
+      : NamedArgs<A[number]>
     : Record<string, string>;
 
 type NamedArgs<P extends PromptArgument> = Flat<
-  { [K in P as K extends { required: true } ? K['name'] : never]: string } &
-  { [K in P as K extends { required: true } ? never : K['name']]?: string }
+  { [K in P as K extends { required: true } ? K['name'] : never]: string } & {
+    [K in P as K extends { required: true } ? never : K['name']]?: string;
+  }
 >;
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 
@@ -74,7 +77,12 @@ export function definePrompt(name: string, config: PromptConfig, handler: AnyPro
     args = argumentsFromSchema(schema.json);
   }
   const wire = withoutUndefined<Prompt>({
-    name, title: config.title, description: config.description, arguments: args.length ? args : undefined, icons: config.icons, _meta: config._meta,
+    name,
+    title: config.title,
+    description: config.description,
+    arguments: args.length ? args : undefined,
+    icons: config.icons,
+    _meta: config._meta,
   });
   return { name, config, arguments: args, schema, handler, wire };
 }

@@ -44,7 +44,11 @@ export interface TemplateConfig extends Omit<ResourceConfig, 'size'> {
   list?: () => Resource[] | Promise<Resource[]>;
 }
 
-export type TemplateReader = (uri: string, variables: Record<string, string>, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
+export type TemplateReader = (
+  uri: string,
+  variables: Record<string, string>,
+  ctx: RequestContext,
+) => ResourceReturn | Promise<ResourceReturn>;
 
 export interface TemplateEntry {
   readonly uriTemplate: string;
@@ -74,8 +78,15 @@ export function defineResource(uri: string, config: ResourceConfig, read: Resour
   const reader: ResourceReader = typeof read === 'string' ? () => read : read;
   if (typeof reader !== 'function') throw new JanusError('REGISTRATION', `resource "${uri}" needs a reader function or text`);
   const wire = withoutUndefined<Resource>({
-    uri, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType, size: config.size,
-    annotations: config.annotations, icons: config.icons, _meta: config._meta,
+    uri,
+    name: config.name,
+    title: config.title,
+    description: config.description,
+    mimeType: config.mimeType,
+    size: config.size,
+    annotations: config.annotations,
+    icons: config.icons,
+    _meta: config._meta,
   });
   return { uri, config, read: reader, wire };
 }
@@ -85,8 +96,14 @@ export function defineTemplate(uriTemplate: string, config: TemplateConfig, read
   if (typeof read !== 'function') throw new JanusError('REGISTRATION', `resource template "${uriTemplate}" needs a reader function`);
   const { match, variables } = compileTemplate(uriTemplate);
   const wire = withoutUndefined<ResourceTemplate>({
-    uriTemplate, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
-    annotations: config.annotations, icons: config.icons, _meta: config._meta,
+    uriTemplate,
+    name: config.name,
+    title: config.title,
+    description: config.description,
+    mimeType: config.mimeType,
+    annotations: config.annotations,
+    icons: config.icons,
+    _meta: config._meta,
   });
   return { uriTemplate, config, read, match, variables, wire };
 }
@@ -102,7 +119,7 @@ export function compileTemplate(template: string): { match: (uri: string) => Rec
   let pattern = '^';
   let last = 0;
   for (const m of template.matchAll(/\{([+#/?&]?)([^}]+)\}/g)) {
-    pattern += escape(template.slice(last, m.index));
+    pattern += escapeRegExp(template.slice(last, m.index));
     last = m.index! + m[0].length;
     const op = m[1]!;
     const names = m[2]!.split(',').map((n) => n.replace(/\*$/, '').split(':')[0]!.trim());
@@ -115,10 +132,10 @@ export function compileTemplate(template: string): { match: (uri: string) => Rec
     for (const [i, name] of names.entries()) {
       variables.push(name);
       const sep = i === 0 ? (op === '/' ? '/' : op === '#' ? '#' : '') : op === '/' ? '/' : ',';
-      pattern += escape(sep) + (op === '+' || op === '#' ? '(.+?)' : '([^/?#,]+)');
+      pattern += escapeRegExp(sep) + (op === '+' || op === '#' ? '(.+?)' : '([^/?#,]+)');
     }
   }
-  pattern += escape(template.slice(last)) + '$';
+  pattern += `${escapeRegExp(template.slice(last))}$`;
   const re = new RegExp(pattern);
   const pathVars = variables.filter((v) => !queryVars.includes(v));
   return {
@@ -127,7 +144,9 @@ export function compileTemplate(template: string): { match: (uri: string) => Rec
       const m = re.exec(uri);
       if (!m) return undefined;
       const out: Record<string, string> = {};
-      pathVars.forEach((v, i) => (out[v] = safeDecode(m[i + 1]!)));
+      pathVars.forEach((v, i) => {
+        out[v] = safeDecode(m[i + 1]!);
+      });
       if (queryVars.length) {
         const q = uri.indexOf('?');
         if (q >= 0) {
@@ -143,7 +162,7 @@ export function compileTemplate(template: string): { match: (uri: string) => Rec
   };
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

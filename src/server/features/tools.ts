@@ -9,7 +9,16 @@ import { isObject } from '../guards.js';
 import { withoutUndefined } from './wire-object.js';
 
 /** What a tool handler may return when the tool has no typed `output` schema; see `toCallToolResult`. */
-export type ToolReturn = string | CallToolResult | ContentBlock[] | Record<string, unknown> | unknown[] | number | boolean | null | undefined;
+export type ToolReturn =
+  | string
+  | CallToolResult
+  | ContentBlock[]
+  | Record<string, unknown>
+  | unknown[]
+  | number
+  | boolean
+  | null
+  | undefined;
 
 /** A tool error, as `toolError(message)` makes: shown to the model, exempt from the output schema. */
 export type ToolErrorResult = CallToolResult & { isError: true };
@@ -29,7 +38,10 @@ export type StructuredReturn<T> = T | (CallToolResult & { structuredContent: T }
  */
 export type ToolOutput<O> = O extends StandardSchema ? Accepted<O> : ToolReturn;
 
-export interface ToolConfig<I extends SchemaInput | undefined = SchemaInput | undefined, O extends SchemaInput | undefined = SchemaInput | undefined> {
+export interface ToolConfig<
+  I extends SchemaInput | undefined = SchemaInput | undefined,
+  O extends SchemaInput | undefined = SchemaInput | undefined,
+> {
   title?: string;
   description?: string;
   /**
@@ -84,8 +96,14 @@ export function defineTool(name: string, config: ToolConfig, handler: AnyToolHan
   const headers = readHeaderParams(input.json);
   if (!headers.ok) throw new JanusError('REGISTRATION', `tool "${name}": ${headers.reason}`);
   const wire = withoutUndefined<Tool>({
-    name, title: config.title, description: config.description, inputSchema: input.json, outputSchema: output?.json,
-    annotations: config.annotations, icons: config.icons, _meta: config._meta,
+    name,
+    title: config.title,
+    description: config.description,
+    inputSchema: input.json,
+    outputSchema: output?.json,
+    annotations: config.annotations,
+    icons: config.icons,
+    _meta: config._meta,
   });
   return { name, config, input, output, headerParams: headers.params, handler, wire };
 }
@@ -111,8 +129,12 @@ export function toCallToolResult(tool: ToolEntry, value: unknown): CallToolResul
 
 /** A string, content blocks, a `CallToolResult` or nothing; anything else is structured content. */
 function isResultLike(value: unknown): value is string | CallToolResult | ContentBlock[] | undefined {
-  return typeof value === 'string' || value === undefined || isCallToolResult(value) ||
-    (Array.isArray(value) && value.length > 0 && value.every(isContentBlock));
+  return (
+    typeof value === 'string' ||
+    value === undefined ||
+    isCallToolResult(value) ||
+    (Array.isArray(value) && value.length > 0 && value.every(isContentBlock))
+  );
 }
 
 function normalize(value: string | CallToolResult | ContentBlock[] | undefined): CallToolResult {
@@ -136,7 +158,10 @@ async function checkOutput(tool: ToolEntry, output: CompiledSchema, result: Call
   }
   const checked = await output.validate(result.structuredContent);
   if (!checked.ok) {
-    throw new McpError(ErrorCode.InternalError, `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`);
+    throw new McpError(
+      ErrorCode.InternalError,
+      `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`,
+    );
   }
   if (checked.value === result.structuredContent) return result;
   // Text derived from the value is derived again; content the handler chose is kept.

@@ -5,7 +5,14 @@
  * era-neutral; each route shapes the answer for the session's revision (shape.ts).
  */
 import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
-import { asWireResult, errorResponse, resultResponse, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import {
+  asWireResult,
+  errorResponse,
+  resultResponse,
+  type JsonRpcResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+} from '../../protocol/jsonrpc.js';
 import { revision, since } from '../../protocol/revisions.js';
 import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
 import type { ClientCapabilities, InitializeResult, Result } from '../../protocol/types.js';
@@ -16,7 +23,13 @@ import type { AskOptions } from '../context.js';
 import { isImplementation, isLoggingLevel, isObject } from '../guards.js';
 import type { ServerServices } from '../services.js';
 import {
-  pick, shapeCallToolResult, shapeGetPromptResult, shapePromptList, shapeReadResourceResult, shapeResourceList, shapeTemplateList,
+  pick,
+  shapeCallToolResult,
+  shapeGetPromptResult,
+  shapePromptList,
+  shapeReadResourceResult,
+  shapeResourceList,
+  shapeTemplateList,
   shapeToolList,
 } from '../shape.js';
 import type { Inbound } from '../transport-seam.js';
@@ -56,31 +69,53 @@ function subscription(add: boolean): SessionRoute {
 }
 
 /** The methods after the handshake (`initialize` and `ping` are answered before it). */
-const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(Object.entries({
-  'tools/list': route({ need: 'tools', run: (server, _session, params) => server.ops.listTools(params), shape: shapeToolList }),
-  'tools/call': route({ need: 'tools', run: (server, _session, params, ctx) => server.ops.callTool(params, ctx), shape: shapeCallToolResult }),
-  'prompts/list': route({ need: 'prompts', run: (server, _session, params) => server.ops.listPrompts(params), shape: shapePromptList }),
-  'prompts/get': route({ need: 'prompts', run: (server, _session, params, ctx) => server.ops.getPrompt(params, ctx), shape: shapeGetPromptResult }),
-  'resources/list': route({ need: 'resources', run: (server, _session, params) => server.ops.listResources(params), shape: shapeResourceList }),
-  'resources/templates/list': route({ need: 'resources', run: (server, _session, params) => server.ops.listTemplates(params), shape: shapeTemplateList }),
-  'resources/read': route({
-    need: 'resources',
-    run: (server, _session, params, ctx) => server.ops.readResource(params, ctx),
-    shape: (v, read) => shapeReadResourceResult(v, read.result),
+const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(
+  Object.entries({
+    'tools/list': route({ need: 'tools', run: (server, _session, params) => server.ops.listTools(params), shape: shapeToolList }),
+    'tools/call': route({
+      need: 'tools',
+      run: (server, _session, params, ctx) => server.ops.callTool(params, ctx),
+      shape: shapeCallToolResult,
+    }),
+    'prompts/list': route({ need: 'prompts', run: (server, _session, params) => server.ops.listPrompts(params), shape: shapePromptList }),
+    'prompts/get': route({
+      need: 'prompts',
+      run: (server, _session, params, ctx) => server.ops.getPrompt(params, ctx),
+      shape: shapeGetPromptResult,
+    }),
+    'resources/list': route({
+      need: 'resources',
+      run: (server, _session, params) => server.ops.listResources(params),
+      shape: shapeResourceList,
+    }),
+    'resources/templates/list': route({
+      need: 'resources',
+      run: (server, _session, params) => server.ops.listTemplates(params),
+      shape: shapeTemplateList,
+    }),
+    'resources/read': route({
+      need: 'resources',
+      run: (server, _session, params, ctx) => server.ops.readResource(params, ctx),
+      shape: (v, read) => shapeReadResourceResult(v, read.result),
+    }),
+    'resources/subscribe': subscription(true),
+    'resources/unsubscribe': subscription(false),
+    'logging/setLevel': route({
+      need: 'logging',
+      run: (_server, session, params) => {
+        if (!isLoggingLevel(params.level)) throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${String(params.level)}`);
+        session.logLevel = params.level;
+        return EMPTY;
+      },
+      shape: asIs,
+    }),
+    'completion/complete': route({
+      need: 'completions',
+      run: (server, _session, params, ctx) => server.ops.complete(params, ctx),
+      shape: asIs,
+    }),
   }),
-  'resources/subscribe': subscription(true),
-  'resources/unsubscribe': subscription(false),
-  'logging/setLevel': route({
-    need: 'logging',
-    run: (_server, session, params) => {
-      if (!isLoggingLevel(params.level)) throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${String(params.level)}`);
-      session.logLevel = params.level;
-      return EMPTY;
-    },
-    shape: asIs,
-  }),
-  'completion/complete': route({ need: 'completions', run: (server, _session, params, ctx) => server.ops.complete(params, ctx), shape: asIs }),
-}));
+);
 
 /** lifecycle.mdx §Initialization: the handshake's answer, and the session's negotiated revision and client. */
 function initialize(server: ServerServices, session: Session, params: Params): InitializeResult {
@@ -123,7 +158,11 @@ const SAMPLING_TOOLS_SINCE = since((r) => r.capabilities.client.has('sampling.to
 
 /** Reaches the client through real server-to-client requests on the session. */
 class SessionAsker implements Asker {
-  constructor(private readonly session: Session, private readonly inbound: Inbound, private readonly cancel: Cancellation) {}
+  constructor(
+    private readonly session: Session,
+    private readonly inbound: Inbound,
+    private readonly cancel: Cancellation,
+  ) {}
 
   async ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
     const session = this.session;
@@ -134,16 +173,22 @@ class SessionAsker implements Asker {
     const rev = revision(v);
     const wire: Params = { ...params };
     if (method === 'elicitation/create') {
-      if (!rev.methods.serverRequests.has(method)) throw refuse(`elicitation needs protocol ${ELICITATION_SINCE} or later (session uses ${v})`);
+      if (!rev.methods.serverRequests.has(method))
+        throw refuse(`elicitation needs protocol ${ELICITATION_SINCE} or later (session uses ${v})`);
       const problem = rev.features.multiSelectElicitation ? undefined : primitiveOnly(wire.requestedSchema);
       if (problem) throw refuse(`${problem}: protocol ${v} elicitation allows only string, number, integer, boolean and enum fields`);
     }
     if (!clientCan(session.clientCapabilities, method, params)) throw refuse(`the client did not declare the capability ${method} needs`);
-    if (method === 'sampling/createMessage' && !rev.capabilities.client.has('sampling.tools') && (wire.tools !== undefined || wire.toolChoice !== undefined)) {
+    if (
+      method === 'sampling/createMessage' &&
+      !rev.capabilities.client.has('sampling.tools') &&
+      (wire.tools !== undefined || wire.toolChoice !== undefined)
+    ) {
       throw refuse(`sampling with tools needs protocol ${SAMPLING_TOOLS_SINCE} (session uses ${v})`);
     }
     // `mode` came with URL elicitation.
-    const sent = method === 'elicitation/create' && wire.mode === undefined && rev.features.urlElicitation ? { mode: 'form', ...wire } : wire;
+    const sent =
+      method === 'elicitation/create' && wire.mode === undefined && rev.features.urlElicitation ? { mode: 'form', ...wire } : wire;
     const answer = await session.request(method, sent, this.inbound, this.cancel.signal, options?.timeoutMs);
     if (!isAnswer(method, answer)) throw refuse(`the client's answer to ${method} does not have the shape its result needs`);
     return answer;
@@ -189,7 +234,7 @@ export async function handleLegacyRequest(server: ServerServices, session: Sessi
     logLevel: session.logLevel ?? 'debug',
     asker: new SessionAsker(session, inbound, cancel),
   });
-  let response;
+  let response: JsonRpcResponse;
   try {
     response = resultResponse(req.id, asWireResult(entry.shape(v, await entry.run(server, session, params, ctx))));
   } catch (e) {

@@ -45,7 +45,10 @@ export class Session implements LegacySession {
   private outbound: PendingRequests<JsonRpcResponse> | undefined;
   private closeHooks: Array<(s: Session) => void> = [];
 
-  constructor(readonly host: SessionHost, onClose?: (s: Session) => void) {
+  constructor(
+    readonly host: SessionHost,
+    onClose?: (s: Session) => void,
+  ) {
     this.id = crypto.randomUUID();
     if (onClose) this.closeHooks.push(onClose);
   }
@@ -57,15 +60,30 @@ export class Session implements LegacySession {
   }
 
   /** Sends a server-to-client request on `via` (the stream of the request that caused it) and awaits the answer. */
-  async request(method: string, params: Record<string, unknown>, via: Inbound | undefined, signal: AbortSignal, timeoutMs = 60_000): Promise<Record<string, unknown>> {
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    via: Inbound | undefined,
+    signal: AbortSignal,
+    timeoutMs = 60_000,
+  ): Promise<Record<string, unknown>> {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'session closed');
     this.outbound ??= new PendingRequests(0);
     const id = this.outbound.nextId();
     // No onCancel yet: giving up (abort, timeout) sends the client nothing, where
     // lifecycle.mdx §Timeouts says the sender SHOULD send notifications/cancelled.
     const call = this.outbound.start(
-      { id, method, signal, timeoutMs, timeoutError: (m, ms) => new JanusError('TIMEOUT', `${m}: no answer from the client within ${ms} ms`) },
-      () => (via ?? this.host).send(requestMessage(id, method, params)),
+      {
+        id,
+        method,
+        signal,
+        timeoutMs,
+        timeoutError: (m, ms) => new JanusError('TIMEOUT', `${m}: no answer from the client within ${ms} ms`),
+      },
+      () => {
+        (via ?? this.host).send(requestMessage(id, method, params));
+        return undefined;
+      },
     );
     return unwrap(await call.promise);
   }

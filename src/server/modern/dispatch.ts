@@ -5,7 +5,14 @@
  * requires them. Never imports legacy code.
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
-import { asWireResult, errorResponse, resultResponse, type JsonRpcRequest, type RequestId } from '../../protocol/jsonrpc.js';
+import {
+  asWireResult,
+  errorResponse,
+  resultResponse,
+  type JsonRpcResponse,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
 import type { DiscoverResult, InputRequest, InputRequiredResult, Meta, Result, SubscriptionFilter } from '../../protocol/types.js';
 import { LATEST_VERSION, type ModernVersion, type ProtocolVersion } from '../../protocol/versions.js';
@@ -16,7 +23,13 @@ import type { CacheHint } from '../features/resources.js';
 import { isObject } from '../guards.js';
 import type { CacheableMethod, ServerServices } from '../services.js';
 import {
-  shapeCallToolResult, shapeGetPromptResult, shapePromptList, shapeReadResourceResult, shapeResourceList, shapeTemplateList, shapeToolList,
+  shapeCallToolResult,
+  shapeGetPromptResult,
+  shapePromptList,
+  shapeReadResourceResult,
+  shapeResourceList,
+  shapeTemplateList,
+  shapeToolList,
 } from '../shape.js';
 import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
@@ -56,7 +69,10 @@ interface ModernRoute<R extends object = object> {
 /** Ties a route's work to its shaping, so that each shaper gets the result of its own route. */
 const route = <R extends object>(r: ModernRoute<R>): ModernRoute => r;
 const asIs = <R extends Result>(_v: ModernVersion, result: R): R => result;
-const configured = (method: CacheableMethod) => (server: ModernDeps): CacheHint => server.cacheHint(method);
+const configured =
+  (method: CacheableMethod) =>
+  (server: ModernDeps): CacheHint =>
+    server.cacheHint(method);
 
 function discover(server: ModernDeps, v: ProtocolVersion): DiscoverResult {
   const result: DiscoverResult = { supportedVersions: SUPPORTED_VERSIONS, capabilities: server.capabilities(v) };
@@ -64,31 +80,59 @@ function discover(server: ModernDeps, v: ProtocolVersion): DiscoverResult {
   return result;
 }
 
-const MODERN_ROUTES: ReadonlyMap<string, ModernRoute> = new Map(Object.entries({
-  'server/discover': route({ run: (server, _params, ctx) => discover(server, ctx.protocolVersion), shape: asIs, cacheHint: configured('server/discover') }),
-  'tools/list': route({ need: 'tools', run: (server, params) => server.ops.listTools(params), shape: shapeToolList, cacheHint: configured('tools/list') }),
-  'prompts/list': route({ need: 'prompts', run: (server, params) => server.ops.listPrompts(params), shape: shapePromptList, cacheHint: configured('prompts/list') }),
-  'resources/list': route({
-    need: 'resources', run: (server, params) => server.ops.listResources(params), shape: shapeResourceList, cacheHint: configured('resources/list'),
+const MODERN_ROUTES: ReadonlyMap<string, ModernRoute> = new Map(
+  Object.entries({
+    'server/discover': route({
+      run: (server, _params, ctx) => discover(server, ctx.protocolVersion),
+      shape: asIs,
+      cacheHint: configured('server/discover'),
+    }),
+    'tools/list': route({
+      need: 'tools',
+      run: (server, params) => server.ops.listTools(params),
+      shape: shapeToolList,
+      cacheHint: configured('tools/list'),
+    }),
+    'prompts/list': route({
+      need: 'prompts',
+      run: (server, params) => server.ops.listPrompts(params),
+      shape: shapePromptList,
+      cacheHint: configured('prompts/list'),
+    }),
+    'resources/list': route({
+      need: 'resources',
+      run: (server, params) => server.ops.listResources(params),
+      shape: shapeResourceList,
+      cacheHint: configured('resources/list'),
+    }),
+    'resources/templates/list': route({
+      need: 'resources',
+      run: (server, params) => server.ops.listTemplates(params),
+      shape: shapeTemplateList,
+      cacheHint: configured('resources/templates/list'),
+    }),
+    'completion/complete': route({ need: 'completions', run: (server, params, ctx) => server.ops.complete(params, ctx), shape: asIs }),
+    'tools/call': route({
+      need: 'tools',
+      target: (params) => params.name,
+      run: (server, params, ctx) => server.ops.callTool(params, ctx),
+      shape: shapeCallToolResult,
+    }),
+    'prompts/get': route({
+      need: 'prompts',
+      target: (params) => params.name,
+      run: (server, params, ctx) => server.ops.getPrompt(params, ctx),
+      shape: shapeGetPromptResult,
+    }),
+    'resources/read': route({
+      need: 'resources',
+      target: (params) => params.uri,
+      run: (server, params, ctx) => server.ops.readResource(params, ctx),
+      shape: (v, read) => shapeReadResourceResult(v, read.result),
+      cacheHint: (server, read) => read.cache ?? server.cacheHint('resources/read'),
+    }),
   }),
-  'resources/templates/list': route({
-    need: 'resources', run: (server, params) => server.ops.listTemplates(params), shape: shapeTemplateList, cacheHint: configured('resources/templates/list'),
-  }),
-  'completion/complete': route({ need: 'completions', run: (server, params, ctx) => server.ops.complete(params, ctx), shape: asIs }),
-  'tools/call': route({
-    need: 'tools', target: (params) => params.name, run: (server, params, ctx) => server.ops.callTool(params, ctx), shape: shapeCallToolResult,
-  }),
-  'prompts/get': route({
-    need: 'prompts', target: (params) => params.name, run: (server, params, ctx) => server.ops.getPrompt(params, ctx), shape: shapeGetPromptResult,
-  }),
-  'resources/read': route({
-    need: 'resources',
-    target: (params) => params.uri,
-    run: (server, params, ctx) => server.ops.readResource(params, ctx),
-    shape: (v, read) => shapeReadResourceResult(v, read.result),
-    cacheHint: (server, read) => read.cache ?? server.cacheHint('resources/read'),
-  }),
-}));
+);
 
 const NO_PARAMS: Params = Object.freeze({});
 
@@ -126,18 +170,28 @@ function urlRound(server: ModernDeps, e: McpError, env: Envelope): Result {
   const list: unknown[] = isObject(data) && Array.isArray(data.elicitations) ? data.elicitations : [];
   const url = env.capabilities.elicitation;
   if (!isObject(url) || !('url' in url)) {
-    throw new McpError(ErrorCode.MissingRequiredClientCapability, 'This request needs URL elicitation', { requiredCapabilities: { elicitation: { url: {} } } });
+    throw new McpError(ErrorCode.MissingRequiredClientCapability, 'This request needs URL elicitation', {
+      requiredCapabilities: { elicitation: { url: {} } },
+    });
   }
   const inputRequests: Record<string, InputRequest> = {};
   list.forEach((item, i) => {
     const el: Params = isObject(item) ? item : {};
-    inputRequests[`url-${String(el.elicitationId ?? i)}`] = { method: 'elicitation/create', params: { mode: 'url', message: el.message, url: el.url } };
+    inputRequests[`url-${String(el.elicitationId ?? i)}`] = {
+      method: 'elicitation/create',
+      params: { mode: 'url', message: el.message, url: el.url },
+    };
   });
   return withServerInfo(server, { resultType: 'input_required', inputRequests });
 }
 
 /** `inflight`: the channel's in-flight requests when it cancels by notification (stdio). */
-export async function handleModernRequest(server: ModernDeps, req: JsonRpcRequest, inbound: Inbound, inflight: InflightRegistry | undefined): Promise<void> {
+export async function handleModernRequest(
+  server: ModernDeps,
+  req: JsonRpcRequest,
+  inbound: Inbound,
+  inflight: InflightRegistry | undefined,
+): Promise<void> {
   let env: Envelope;
   try {
     env = readEnvelope(req.params);
@@ -152,12 +206,15 @@ export async function handleModernRequest(server: ModernDeps, req: JsonRpcReques
   }
   const cancel = new Cancellation(inbound);
   inflight?.set(req.id, cancel);
-  let response;
+  let response: JsonRpcResponse;
   try {
     const outcome = entry.target
       ? await withInput(server, req, params, env, inbound, cancel, entry)
       : await entry.run(server, params, requestContext(req, env, inbound, cancel, NO_ASKS));
-    response = resultResponse(req.id, outcome instanceof InputRequired ? withServerInfo(server, outcome.result) : completed(server, entry, env.version, outcome));
+    response = resultResponse(
+      req.id,
+      outcome instanceof InputRequired ? withServerInfo(server, outcome.result) : completed(server, entry, env.version, outcome),
+    );
   } catch (e) {
     let error = e;
     if (entry.target && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
@@ -177,7 +234,8 @@ export async function handleModernRequest(server: ModernDeps, req: JsonRpcReques
 
 const ROUND_ENDED = Symbol('input_required');
 const NO_ASKS: Asker = {
-  ask: (method) => Promise.reject(new McpError(ErrorCode.InternalError, `${method} can only be asked during tools/call, prompts/get or resources/read`)),
+  ask: (method) =>
+    Promise.reject(new McpError(ErrorCode.InternalError, `${method} can only be asked during tools/call, prompts/get or resources/read`)),
 };
 
 function requestContext(req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, asker: Asker): Call {
@@ -200,14 +258,25 @@ function requestContext(req: JsonRpcRequest, env: Envelope, inbound: Inbound, ca
  * and a digest of the arguments. Only needed when a state is verified or issued: most calls
  * never pay for the hash.
  */
-async function stateBinding(server: ModernDeps, req: JsonRpcRequest, params: Params, entry: ModernRoute): Promise<{ m: string; t: string; d: string }> {
+async function stateBinding(
+  server: ModernDeps,
+  req: JsonRpcRequest,
+  params: Params,
+  entry: ModernRoute,
+): Promise<{ m: string; t: string; d: string }> {
   const argumentsBound = req.method === 'tools/call' || req.method === 'prompts/get';
   return { m: req.method, t: String(entry.target?.(params) ?? ''), d: await server.codec.digest(argumentsBound ? params.arguments : null) };
 }
 
 /** Runs a method that may ask the client: the answers so far in, `input_required` out while some are missing (mrtr.mdx). */
 async function withInput(
-  server: ModernDeps, req: JsonRpcRequest, params: Params, env: Envelope, inbound: Inbound, cancel: Cancellation, entry: ModernRoute,
+  server: ModernDeps,
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  entry: ModernRoute,
 ): Promise<object | InputRequired> {
   const known: Record<string, unknown> = {};
   let lastAsked: string[] | undefined;
@@ -230,12 +299,24 @@ async function withInput(
   // The handler is parked on an ask: end the round and let it unwind.
   cancel.abort(ROUND_ENDED);
   const binding = await stateBinding(server, req, params, entry);
-  const requestState = await server.codec.sign({ ...binding, x: Date.now() + server.codec.ttlMs, a: round.used, k: [...round.asked.keys()] });
+  const requestState = await server.codec.sign({
+    ...binding,
+    x: Date.now() + server.codec.ttlMs,
+    a: round.used,
+    k: [...round.asked.keys()],
+  });
   return new InputRequired({ resultType: 'input_required', inputRequests: round.inputRequests(), requestState });
 }
 
 /** subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends. */
-async function listen(server: ModernDeps, id: RequestId, params: Params, env: Envelope, inbound: Inbound, inflight: InflightRegistry | undefined): Promise<void> {
+async function listen(
+  server: ModernDeps,
+  id: RequestId,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  inflight: InflightRegistry | undefined,
+): Promise<void> {
   const asked = params.notifications;
   if (!isObject(asked)) {
     return inbound.send(errorResponse(id, { code: ErrorCode.InvalidParams, message: 'subscriptions/listen needs params.notifications' }));

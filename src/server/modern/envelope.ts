@@ -23,7 +23,10 @@ export const SUPPORTED_VERSIONS: string[] = [...ALL_VERSIONS].reverse();
 export function readEnvelope(params: Record<string, unknown> | undefined): Envelope {
   const m = params?._meta;
   if (!isObject(m)) {
-    throw new McpError(ErrorCode.InvalidParams, `Missing params._meta: every ${MODERN_VERSIONS.join('/')} request carries ${META.protocolVersion} and ${META.clientCapabilities}`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Missing params._meta: every ${MODERN_VERSIONS.join('/')} request carries ${META.protocolVersion} and ${META.clientCapabilities}`,
+    );
   }
   const version = m[META.protocolVersion];
   if (typeof version !== 'string') {

@@ -48,7 +48,7 @@ export class ListenHub {
     this.lists.resources.delete(l);
     for (const uri of l.filter.resourceSubscriptions ?? []) {
       const set = this.byUri.get(uri);
-      if (set && set.delete(l) && set.size === 0) this.byUri.delete(uri);
+      if (set?.delete(l) && set.size === 0) this.byUri.delete(uri);
     }
   }
 
@@ -60,7 +60,8 @@ export class ListenHub {
   resourceUpdated(uri: string): void {
     const set = this.byUri.get(uri);
     if (!set) return;
-    for (const l of set) l.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri, _meta: { [META.subscriptionId]: l.id } } });
+    for (const l of set)
+      l.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri, _meta: { [META.subscriptionId]: l.id } } });
   }
 
   endAll(): void {
@@ -104,7 +105,10 @@ export class Subscription implements Listener, Abortable {
       params: { notifications: this.filter, _meta: { [META.subscriptionId]: this.id } },
     });
     const signal = this.channel.signal;
-    if (signal?.aborted) return this.stop();
+    if (signal?.aborted) {
+      this.stop();
+      return;
+    }
     signal?.addEventListener('abort', this, { once: true });
     this.inflight?.set(this.id, this);
     this.server.hub.add(this);
@@ -136,7 +140,9 @@ export class Subscription implements Listener, Abortable {
     this.inflight?.delete(this.id);
     this.channel.signal?.removeEventListener('abort', this);
     if (this.graceful) {
-      this.channel.send(resultResponse(this.id, { resultType: 'complete', _meta: { [META.subscriptionId]: this.id, [META.serverInfo]: this.server.info } }));
+      this.channel.send(
+        resultResponse(this.id, { resultType: 'complete', _meta: { [META.subscriptionId]: this.id, [META.serverInfo]: this.server.info } }),
+      );
     }
     this.resolve();
   }

@@ -11,8 +11,7 @@ import type { ClientCapabilities, InputRequest } from '../../protocol/types.js';
 import { clientCan, isAnswer, requiredCapability, type AskAnswers, type AskMethod, type AskParams, type Asker } from '../ask.js';
 import type { AskOptions } from '../context.js';
 
-const later: (fn: () => void) => void =
-  typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
+const later: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
 
 const SHORT: Record<AskMethod, string> = {
   'elicitation/create': 'elicit',
@@ -42,7 +41,10 @@ export class MrtrRound implements Asker {
   private scheduled = false;
 
   /** `known`: the answers so far, by input key (earlier rounds' from the signed state, this round's from `inputResponses`). */
-  constructor(private readonly known: Readonly<Record<string, unknown>>, private readonly capabilities: ClientCapabilities) {}
+  constructor(
+    private readonly known: Readonly<Record<string, unknown>>,
+    private readonly capabilities: ClientCapabilities,
+  ) {}
 
   /** The handler's result, or BLOCKED once it is parked on unanswered asks. */
   outcome<R>(work: Promise<R>): Promise<R | typeof BLOCKED> {
@@ -62,9 +64,11 @@ export class MrtrRound implements Asker {
     }
     // basic/index.mdx: a request that needs an undeclared capability gets -32021.
     if (!clientCan(this.capabilities, method, params)) {
-      return Promise.reject(new McpError(ErrorCode.MissingRequiredClientCapability, `This request needs the client capability for ${method}`, {
-        requiredCapabilities: requiredCapability(method, params),
-      }));
+      return Promise.reject(
+        new McpError(ErrorCode.MissingRequiredClientCapability, `This request needs the client capability for ${method}`, {
+          requiredCapabilities: requiredCapability(method, params),
+        }),
+      );
     }
     if (this.asked.has(key)) {
       return Promise.reject(new McpError(ErrorCode.InternalError, `input key "${key}" was asked twice in one round`));

@@ -42,7 +42,10 @@ export class RequestStateCodec {
     const secrets = options.secrets?.length ? options.secrets : [crypto.getRandomValues(new Uint8Array(32))];
     this.keys = Promise.all(
       secrets.map((s) =>
-        crypto.subtle.importKey('raw', typeof s === 'string' ? enc.encode(s) : s, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+        crypto.subtle.importKey('raw', typeof s === 'string' ? enc.encode(s) : s, { name: 'HMAC', hash: 'SHA-256' }, false, [
+          'sign',
+          'verify',
+        ]),
       ),
     );
   }

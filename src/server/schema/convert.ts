@@ -4,15 +4,13 @@
  */
 import type { StandardSchemaV1, StandardJSONSchemaV1 } from '@standard-schema/spec';
 import { JanusError } from '../../protocol/errors.js';
-import { compileJsonSchema } from './json-schema.js';
+import { compileJsonSchema, type Validate } from './json-schema.js';
 import { isZod4, olderZodToJsonSchema } from './older-zod.js';
 import type { JsonSchemaObject, SchemaInput, StandardSchema } from './types.js';
 
 export type { JsonSchemaObject, SchemaInput, StandardSchema } from './types.js';
 
-export type Validation =
-  | { ok: true; value: unknown }
-  | { ok: false; message: string };
+export type Validation = { ok: true; value: unknown } | { ok: false; message: string };
 
 export type Validator = (value: unknown) => Validation | Promise<Validation>;
 
@@ -34,11 +32,7 @@ export function isStandard(s: unknown): s is StandardSchema {
   return ((typeof s === 'object' && s !== null) || typeof s === 'function') && '~standard' in s;
 }
 
-export function compileSchema(
-  schema: SchemaInput,
-  what: string,
-  io: 'input' | 'output' = 'input',
-): CompiledSchema {
+export function compileSchema(schema: SchemaInput, what: string, io: 'input' | 'output' = 'input'): CompiledSchema {
   if (isStandard(schema)) {
     // Arguments are described by what the caller sends (input); results by what we emit (output).
     const json = standardToJsonSchema(schema, what, io);
@@ -50,10 +44,13 @@ export function compileSchema(
   }
   if (!isPlainObject(schema)) {
     // A class instance is a library's schema, not JSON Schema data (e.g. Zod before 3.24, which lacks `~standard`).
-    throw new JanusError('SCHEMA', `${what}: this schema object is neither JSON Schema data nor a Standard Schema (Zod before 3.24?). ${WHAT_WORKS}`);
+    throw new JanusError(
+      'SCHEMA',
+      `${what}: this schema object is neither JSON Schema data nor a Standard Schema (Zod before 3.24?). ${WHAT_WORKS}`,
+    );
   }
   requireObjectRoot(schema, what);
-  let check;
+  let check: Validate;
   try {
     check = compileJsonSchema(schema, what);
   } catch (e) {
@@ -72,7 +69,9 @@ export function standardToJsonSchema(schema: StandardSchema, what: string, io: '
   try {
     json = converter ? converter[io]({ target: 'draft-2020-12' }) : olderZodToJsonSchema(schema, io);
   } catch (e) {
-    throw new JanusError('SCHEMA', `${what}: cannot convert the ${std.vendor} schema to JSON Schema: ${(e as Error).message}`, { cause: e });
+    throw new JanusError('SCHEMA', `${what}: cannot convert the ${std.vendor} schema to JSON Schema: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new JanusError('SCHEMA', `${what}: the ${std.vendor} schema's JSON Schema converter returned ${JSON.stringify(json)}`);

@@ -91,7 +91,10 @@ function versionHint(schema: object, core: ZodCore): string {
 function load(): { core: ZodCore } | { error: string } {
   const node = (globalThis as { process?: NodeLike }).process;
   if (typeof node?.getBuiltinModule !== 'function') {
-    return { error: 'this schema is from Zod 4.0/4.1 (or Zod 3.25\'s zod/v4), whose JSON Schema converter cannot be loaded on this runtime (no process.getBuiltinModule)' };
+    return {
+      error:
+        "this schema is from Zod 4.0/4.1 (or Zod 3.25's zod/v4), whose JSON Schema converter cannot be loaded on this runtime (no process.getBuiltinModule)",
+    };
   }
   const { createRequire } = node.getBuiltinModule('node:module') as { createRequire(from: string): Require };
   const { fileURLToPath } = node.getBuiltinModule('node:url') as { fileURLToPath(url: string): string };
@@ -110,7 +113,9 @@ function load(): { core: ZodCore } | { error: string } {
     if (isCore(cjs)) return { core: cjs };
     return { error: 'zod/v4/core has no toJSONSchema' };
   } catch (e) {
-    return { error: `this schema is from Zod 4.0/4.1 (or Zod 3.25's zod/v4), and zod/v4/core cannot be loaded from janus-mcp: ${(e as Error).message.split('\n')[0]}` };
+    return {
+      error: `this schema is from Zod 4.0/4.1 (or Zod 3.25's zod/v4), and zod/v4/core cannot be loaded from janus-mcp: ${(e as Error).message.split('\n')[0]}`,
+    };
   }
 }
 

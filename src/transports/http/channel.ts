@@ -44,7 +44,7 @@ export class SseChannel implements DisconnectListener {
   }
 
   get connected(): boolean {
-    return this.#conn !== undefined && this.#conn.open;
+    return this.#conn?.open === true;
   }
 
   get finished(): boolean {

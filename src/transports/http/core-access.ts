@@ -7,10 +7,14 @@ import { coreOf, Server, type ServerCore } from '../../server/index.js';
 
 function looksLikeCore(v: unknown): v is ServerCore {
   return (
-    typeof v === 'object' && v !== null &&
-    'handle' in v && typeof v.handle === 'function' &&
-    'openSession' in v && typeof v.openSession === 'function' &&
-    'toolHeaderParams' in v && typeof v.toolHeaderParams === 'function'
+    typeof v === 'object' &&
+    v !== null &&
+    'handle' in v &&
+    typeof v.handle === 'function' &&
+    'openSession' in v &&
+    typeof v.openSession === 'function' &&
+    'toolHeaderParams' in v &&
+    typeof v.toolHeaderParams === 'function'
   );
 }
 

@@ -48,8 +48,8 @@ export function guardHostAndOrigin(ex: HttpExchange, o: ResolvedOptions): boolea
 
   const host = ex.header('host');
   if (o.allowedHosts !== undefined || loopback) {
-    const ok = host !== undefined &&
-      (o.allowedHosts !== undefined ? hostAllowed(host, o.allowedHosts) : loopbackHostAllowed(host, ex.loopbackPort));
+    const ok =
+      host !== undefined && (o.allowedHosts !== undefined ? hostAllowed(host, o.allowedHosts) : loopbackHostAllowed(host, ex.loopbackPort));
     if (!ok) {
       replyError(ex, 403, `Forbidden: Host header ${host === undefined ? 'missing' : `'${host}' not allowed`}`);
       return true;

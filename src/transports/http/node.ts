@@ -30,9 +30,14 @@ function loopbackPortOf(req: IncomingMessage): number | undefined {
   const server = socket.server;
   if (server !== undefined && loopbackPorts.has(server)) return loopbackPorts.get(server);
   const addr = server?.address();
-  const port = typeof addr === 'object' && addr !== null
-    ? (isLoopbackAddress(addr.address) ? addr.port : undefined)
-    : (isLoopbackAddress(socket.localAddress) ? socket.localPort : undefined);
+  const port =
+    typeof addr === 'object' && addr !== null
+      ? isLoopbackAddress(addr.address)
+        ? addr.port
+        : undefined
+      : isLoopbackAddress(socket.localAddress)
+        ? socket.localPort
+        : undefined;
   if (server !== undefined) loopbackPorts.set(server, port);
   return port;
 }

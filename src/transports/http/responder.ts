@@ -7,13 +7,7 @@
  * server-to-client requests cannot reach it. Runtime-neutral.
  */
 import { revision } from '../../protocol/revisions.js';
-import {
-  isErrorResponse,
-  isResponse,
-  type JsonRpcMessage,
-  type JsonRpcResponse,
-  type RequestId,
-} from '../../protocol/jsonrpc.js';
+import { isErrorResponse, isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
 import type { Inbound, LegacySession } from '../../server/index.js';
 import { SseChannel } from './channel.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
@@ -64,7 +58,15 @@ export class PostResponder implements Inbound, DisconnectListener {
   #batch: JsonRpcResponse[] | undefined;
   #final: JsonRpcResponse | undefined;
 
-  constructor(host: ResponderHost, ex: HttpExchange, wire: Wire, accepts: Accepts, expect: Expect, record?: StreamableSession, initializing = false) {
+  constructor(
+    host: ResponderHost,
+    ex: HttpExchange,
+    wire: Wire,
+    accepts: Accepts,
+    expect: Expect,
+    record?: StreamableSession,
+    initializing = false,
+  ) {
     this.#host = host;
     this.#ex = ex;
     this.#wire = wire;
@@ -244,8 +246,12 @@ export class PostResponder implements Inbound, DisconnectListener {
     this.#initializing = false;
     const record = this.#record!;
     const final = this.#final;
-    const ok = final !== undefined && !isErrorResponse(final) && !this.#gone &&
-      record.session.protocolVersion !== undefined && !record.session.closed;
+    const ok =
+      final !== undefined &&
+      !isErrorResponse(final) &&
+      !this.#gone &&
+      record.session.protocolVersion !== undefined &&
+      !record.session.closed;
     if (ok) {
       this.#host.sessions.add(record);
       if (headers !== undefined) headers['mcp-session-id'] = record.id;
