@@ -54,7 +54,8 @@ function where(url: string, line: number): string {
 export function analyze(profile: CpuProfile, top = 30): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const fns = new Map<string, { name: string; at: string; area: string; us: number }>();
   const areas = new Map<string, number>();
@@ -70,10 +71,18 @@ export function analyze(profile: CpuProfile, top = 30): string {
   }
   const busy = total - (areas.get('(idle)') ?? 0);
   const pct = (us: number): string => `${((100 * us) / busy).toFixed(1)}%`.padStart(6);
-  const lines = [`Profile: ${(total / 1e3).toFixed(0)} ms sampled, ${(busy / 1e3).toFixed(0)} ms not idle (percentages are of the non-idle time).`, '', 'Self time by area:'];
-  for (const [a, us] of [...areas].sort((x, y) => y[1] - x[1])) if (a !== '(idle)') lines.push(`  ${pct(us)}  ${(us / 1e3).toFixed(0).padStart(6)} ms  ${a}`);
+  const lines = [
+    `Profile: ${(total / 1e3).toFixed(0)} ms sampled, ${(busy / 1e3).toFixed(0)} ms not idle (percentages are of the non-idle time).`,
+    '',
+    'Self time by area:',
+  ];
+  for (const [a, us] of [...areas].sort((x, y) => y[1] - x[1]))
+    if (a !== '(idle)') lines.push(`  ${pct(us)}  ${(us / 1e3).toFixed(0).padStart(6)} ms  ${a}`);
   lines.push('', `Top ${top} functions by self time:`);
-  for (const e of [...fns.values()].filter((x) => x.area !== '(idle)').sort((x, y) => y.us - x.us).slice(0, top)) {
+  for (const e of [...fns.values()]
+    .filter((x) => x.area !== '(idle)')
+    .sort((x, y) => y.us - x.us)
+    .slice(0, top)) {
     lines.push(`  ${pct(e.us)}  ${e.name}  ${e.at}  [${e.area}]`);
   }
   // Inclusive time of Janus's own functions: which of them the node internals above run under.
@@ -104,7 +113,14 @@ export async function profile(which: string, pinning: Pinning, base: Options): P
   const who = base.impls.length === 3 ? 'janus' : base.impls.join('-');
   const dir = join(root, 'bench', 'results', `profile-${which}-${who}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(dir, { recursive: true });
-  const opts: Options = { ...base, impls: base.impls.length === 3 ? ['janus'] : base.impls, reps: 1, connections: [64], nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], durationMs: Math.max(base.durationMs, 10_000) };
+  const opts: Options = {
+    ...base,
+    impls: base.impls.length === 3 ? ['janus'] : base.impls,
+    reps: 1,
+    connections: [64],
+    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    durationMs: Math.max(base.durationMs, 10_000),
+  };
   const ctx: Ctx = { opts, pinning, samples: [], log: (s) => console.log(s) };
   if (which === '1') await httpLoad(ctx, '1', 'modern');
   else if (which === '2') await httpLoad(ctx, '2', 'legacy');

@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Ctx, type Options } from './lib/context.js';
+import type { Ctx, Options } from './lib/context.js';
 import { WrongAnswer } from './lib/mcp.js';
 import { IMPLS, setupPinning, type Impl } from './lib/proc.js';
 import { markdownTable, summarize, TARGETS, textTable } from './lib/report.js';
@@ -63,11 +63,13 @@ function parseArgs(argv: string[]): Options & { strict: boolean; profile?: strin
   const impls = (value('impls')?.split(',') ?? [...IMPLS]) as Impl[];
   for (const i of impls) if (!IMPLS.includes(i)) throw new Error(`unknown implementation "${i}" (bare, janus, sdk)`);
   const selected = only
-    ? new Set(only.split(',').map((x) => {
-        const s = SCENARIOS.find((sc) => sc.id === x.trim() || sc.name === x.trim());
-        if (!s) throw new Error(`unknown scenario "${x}": ${SCENARIOS.map((sc) => `${sc.id}=${sc.name}`).join(', ')}`);
-        return s.id;
-      }))
+    ? new Set(
+        only.split(',').map((x) => {
+          const s = SCENARIOS.find((sc) => sc.id === x.trim() || sc.name === x.trim());
+          if (!s) throw new Error(`unknown scenario "${x}": ${SCENARIOS.map((sc) => `${sc.id}=${sc.name}`).join(', ')}`);
+          return s.id;
+        }),
+      )
     : undefined;
   return {
     quick,
@@ -95,7 +97,9 @@ function machine() {
   const model = /Model name:\s*(.+)/.exec(lscpu)?.[1] ?? cpus()[0]?.model ?? 'unknown';
   let sdk = 'not installed';
   try {
-    sdk = (JSON.parse(readFileSync(join(root, 'node_modules', '@modelcontextprotocol', 'server', 'package.json'), 'utf8')) as { version: string }).version;
+    sdk = (
+      JSON.parse(readFileSync(join(root, 'node_modules', '@modelcontextprotocol', 'server', 'package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     /* not installed */
   }
@@ -106,7 +110,9 @@ function machine() {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     kernel: sh('uname', ['-r']),
-    commit: sh('git', ['-C', root, 'rev-parse', '--short', 'HEAD']) + (sh('git', ['-C', root, 'status', '--porcelain', '--', 'src']) ? ' (+ uncommitted src changes)' : ''),
+    commit:
+      sh('git', ['-C', root, 'rev-parse', '--short', 'HEAD']) +
+      (sh('git', ['-C', root, 'status', '--porcelain', '--', 'src']) ? ' (+ uncommitted src changes)' : ''),
     sdkVersion: sdk,
   };
 }
@@ -116,10 +122,13 @@ async function main(): Promise<number> {
   const pinning = setupPinning();
   const m = machine();
   const started = new Date();
-  const command = `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`;
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   console.log(`janus-mcp benchmark — ${started.toISOString()}`);
-  console.log(`${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, kernel ${m.kernel}, commit ${m.commit}, @modelcontextprotocol/server ${m.sdkVersion}`);
-  if (m.loadAverage[0]! > 0.5) console.log(`NOTE: load average ${m.loadAverage.join(' ')} before the run: other work on this machine makes the results noisier`);
+  console.log(
+    `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, kernel ${m.kernel}, commit ${m.commit}, @modelcontextprotocol/server ${m.sdkVersion}`,
+  );
+  if (m.loadAverage[0]! > 0.5)
+    console.log(`NOTE: load average ${m.loadAverage.join(' ')} before the run: other work on this machine makes the results noisier`);
   console.log(pinning.note);
   if (opts.profile) return profile(opts.profile, pinning, opts);
   if (opts.heap) return heap(opts.heap, pinning, opts);
@@ -135,10 +144,15 @@ async function main(): Promise<number> {
   const rows = summarize(ctx.samples, opts);
   console.log(`\nMedians of ${opts.reps} repetition${opts.reps === 1 ? '' : 's'}; ratios are medians of per-repetition ratios.\n`);
   console.log(textTable(rows, TITLES));
-  if (opts.quick) console.log('\n--quick: one short repetition and small counts; memory per session/stream at these counts is noise. Targets apply to the full run.');
+  if (opts.quick)
+    console.log(
+      '\n--quick: one short repetition and small counts; memory per session/stream at these counts is noise. Targets apply to the full run.',
+    );
   const unmet = rows.filter((r) => r.met === false);
   const checks = rows.flatMap((r) => r.metEach ?? []);
-  console.log(`\nTargets met: ${checks.filter(Boolean).length} of ${checks.length}${unmet.length ? ` (not met in: ${unmet.map((r) => `${r.scenario} ${r.step} ${r.metric}`).join('; ')})` : ''}`);
+  console.log(
+    `\nTargets met: ${checks.filter(Boolean).length} of ${checks.length}${unmet.length ? ` (not met in: ${unmet.map((r) => `${r.scenario} ${r.step} ${r.metric}`).join('; ')})` : ''}`,
+  );
 
   const dir = join(root, 'bench', 'results');
   mkdirSync(dir, { recursive: true });

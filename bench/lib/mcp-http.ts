@@ -1,7 +1,18 @@
 /** MCP over the raw HTTP client: opening a 2025-11-25 session, and checked single calls. */
-import { HttpConnection, openConnection } from './http.js';
+import { type HttpConnection, openConnection } from './http.js';
 import {
-  checkEcho, echoParams, initializeParams, LEGACY, modernHeaders, notification, postHead, responseTo, rpc, sessionHeaders, withBody, WrongAnswer,
+  checkEcho,
+  echoParams,
+  initializeParams,
+  LEGACY,
+  modernHeaders,
+  notification,
+  postHead,
+  responseTo,
+  rpc,
+  sessionHeaders,
+  withBody,
+  WrongAnswer,
 } from './mcp.js';
 
 export interface Endpoint {

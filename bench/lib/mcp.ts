@@ -119,7 +119,11 @@ export function responseTo(res: HttpResponse | { body: Buffer | string }, id: Id
 export function checkEcho(result: Record<string, any>, what: string, era: 'modern' | 'legacy'): void {
   const c = result?.content;
   const ok =
-    Array.isArray(c) && c.length === 1 && c[0]?.type === 'text' && c[0]?.text === ECHO_TEXT && result.isError !== true &&
+    Array.isArray(c) &&
+    c.length === 1 &&
+    c[0]?.type === 'text' &&
+    c[0]?.text === ECHO_TEXT &&
+    result.isError !== true &&
     (era === 'legacy' || result.resultType === undefined || result.resultType === 'complete');
   if (!ok) throw new WrongAnswer(`${what}: wrong echo answer ${JSON.stringify(result).slice(0, 300)}`);
 }

@@ -39,9 +39,18 @@ export function setupPinning(): Pinning {
   } catch {
     /* keep 1 */
   }
-  if (cores < 2) return { serverPrefix: [], cores, note: 'WARNING: fewer than 2 cores: server and load generator share a core; results are not comparable with the documented ones' };
+  if (cores < 2)
+    return {
+      serverPrefix: [],
+      cores,
+      note: 'WARNING: fewer than 2 cores: server and load generator share a core; results are not comparable with the documented ones',
+    };
   if (!has('taskset', ['-p', String(process.pid)])) {
-    return { serverPrefix: [], cores, note: 'WARNING: taskset not found (util-linux): server and load generator are not pinned; expect noisier results' };
+    return {
+      serverPrefix: [],
+      cores,
+      note: 'WARNING: taskset not found (util-linux): server and load generator are not pinned; expect noisier results',
+    };
   }
   execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   return { serverPrefix: ['taskset', '-c', '0'], cores, note: 'server pinned to core 0 (taskset -c 0), load generator to core 1' };
@@ -109,8 +118,24 @@ export class ServerProcess {
   #exited = false;
   #stderr = '';
 
-  constructor(readonly impl: Impl, readonly options: ServerOptions, pinning: Pinning) {
-    const args = [...pinning.serverPrefix, process.execPath, '--expose-gc', ...(options.nodeFlags ?? []), serverScript(impl), '--transport', options.transport, '--mode', options.mode ?? 'both', '--tools', String(options.tools ?? 0)];
+  constructor(
+    readonly impl: Impl,
+    readonly options: ServerOptions,
+    pinning: Pinning,
+  ) {
+    const args = [
+      ...pinning.serverPrefix,
+      process.execPath,
+      '--expose-gc',
+      ...(options.nodeFlags ?? []),
+      serverScript(impl),
+      '--transport',
+      options.transport,
+      '--mode',
+      options.mode ?? 'both',
+      '--tools',
+      String(options.tools ?? 0),
+    ];
     this.spawnedAt = process.hrtime.bigint();
     this.child = spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     this.child.stderr!.setEncoding('utf8');
@@ -188,7 +213,13 @@ export class ServerProcess {
     if (this.options.nodeFlags?.some((f) => f.startsWith('--cpu-prof') || f.startsWith('--prof'))) {
       // A profiled child must exit by itself to write its profile.
       this.child.send({ op: 'exit', seq: -1 });
-      if (await withTimeout(gone, 20_000, 'exit').then(() => true, () => false)) return;
+      if (
+        await withTimeout(gone, 20_000, 'exit').then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
     }
     this.child.kill('SIGKILL');
     await withTimeout(gone, 5000, `${this.impl} server did not exit`).catch(() => undefined);

@@ -82,8 +82,16 @@ export function summarize(samples: Sample[], opts: Options): Row[] {
       values[impl] = vs.every((s) => s.value === null) ? null : median(vs.map((s) => s.value ?? NaN));
     }
     const row: Row = {
-      scenario: s0.scenario, step: s0.step, metric: s0.metric, unit: s0.unit, better: s0.better, diagnostic: !!s0.diagnostic,
-      values, vsBare: ratio(g, 'janus', 'bare'), vsSdk: ratio(g, 'janus', 'sdk'), reps: new Set(g.map((s) => s.rep)).size,
+      scenario: s0.scenario,
+      step: s0.step,
+      metric: s0.metric,
+      unit: s0.unit,
+      better: s0.better,
+      diagnostic: !!s0.diagnostic,
+      values,
+      vsBare: ratio(g, 'janus', 'bare'),
+      vsSdk: ratio(g, 'janus', 'sdk'),
+      reps: new Set(g.map((s) => s.rep)).size,
     };
     const targets = TARGETS.filter((t) => t.scenario === row.scenario && t.step(opts) === row.step && t.metric === row.metric);
     if (targets.length) {
@@ -104,7 +112,16 @@ export function fmt(v: number | null | undefined, unit = ''): string {
   if (v === null) return 'n/a';
   if (v === undefined || Number.isNaN(v)) return '–';
   const a = Math.abs(v);
-  const s = a >= 1000 ? Math.round(v).toLocaleString('en-US') : a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : a >= 1 ? v.toFixed(2) : v.toFixed(3);
+  const s =
+    a >= 1000
+      ? Math.round(v).toLocaleString('en-US')
+      : a >= 100
+        ? v.toFixed(0)
+        : a >= 10
+          ? v.toFixed(1)
+          : a >= 1
+            ? v.toFixed(2)
+            : v.toFixed(3);
   return unit ? `${s} ${unit}` : s;
 }
 
@@ -115,8 +132,16 @@ const HEADERS = ['Scenario', 'Step', 'Metric', 'bare', 'janus', 'sdk', 'janus/ba
 
 function cells(r: Row, titles: Record<string, string>): string[] {
   return [
-    titles[r.scenario] ?? r.scenario, r.step, `${r.metric} (${r.unit})`,
-    fmt(r.values.bare), fmt(r.values.janus), fmt(r.values.sdk), fmtRatio(r.vsBare), fmtRatio(r.vsSdk), r.target ?? '', metLabel(r),
+    titles[r.scenario] ?? r.scenario,
+    r.step,
+    `${r.metric} (${r.unit})`,
+    fmt(r.values.bare),
+    fmt(r.values.janus),
+    fmt(r.values.sdk),
+    fmtRatio(r.vsBare),
+    fmtRatio(r.vsSdk),
+    r.target ?? '',
+    metLabel(r),
   ];
 }
 

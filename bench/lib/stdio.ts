@@ -50,7 +50,7 @@ export class StdioClient {
   request(id: number | string, body: string): Promise<Record<string, any>> {
     return new Promise((resolve) => {
       this.#waiters.set(id, resolve);
-      this.write(body + '\n');
+      this.write(`${body}\n`);
     });
   }
 }

@@ -12,7 +12,14 @@ import { cpuSeconds, ServerProcess, sleep } from '../lib/proc.js';
 const CONCURRENCY = 16;
 
 /** `count` clients, CONCURRENCY at a time, each on its own connection; collects session ids. */
-export async function runClients(ctx: Ctx, srv: ServerProcess, impl: string, scenario: string, count: number, sessionIds: string[]): Promise<void> {
+export async function runClients(
+  _ctx: Ctx,
+  srv: ServerProcess,
+  impl: string,
+  scenario: string,
+  count: number,
+  sessionIds: string[],
+): Promise<void> {
   const ep = { port: srv.port, path: srv.path };
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -23,7 +30,9 @@ export async function runClients(ctx: Ctx, srv: ServerProcess, impl: string, sce
       try {
         const sid = await openSession(conn, ep, what);
         sessionIds.push(sid);
-        const res = await conn.request(withBody(postHead(srv.port, srv.path, sessionHeaders(sid)), rpc(1, 'tools/call', echoParams('legacy'))));
+        const res = await conn.request(
+          withBody(postHead(srv.port, srv.path, sessionHeaders(sid)), rpc(1, 'tools/call', echoParams('legacy'))),
+        );
         if (res.status !== 200) throw new WrongAnswer(`${what}: tools/call answered HTTP ${res.status}`);
         checkEcho(responseTo(res, 1, what), what, 'legacy');
       } finally {
@@ -65,7 +74,9 @@ export async function churn(ctx: Ctx, scenario: string): Promise<void> {
         record(ctx, { ...base, metric: 'RSS per open session', unit: 'KB', better: 'lower', value: perSession });
         record(ctx, { ...base, metric: 'heap per open session', unit: 'KB', better: 'lower', value: heapPer });
         record(ctx, { ...base, metric: 'server CPU/session', unit: 'µs', better: 'lower', value: (cpu * 1e6) / clients });
-        ctx.log(`  ${scenario} rep ${rep + 1} ${impl.padEnd(5)}: ${(clients / seconds).toFixed(0)} sessions/s, ${perSession.toFixed(1)} KB RSS/session, ${heapPer.toFixed(1)} KB heap/session`);
+        ctx.log(
+          `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)}: ${(clients / seconds).toFixed(0)} sessions/s, ${perSession.toFixed(1)} KB RSS/session, ${heapPer.toFixed(1)} KB heap/session`,
+        );
       } finally {
         await srv.stop();
       }

@@ -28,7 +28,9 @@ export async function coldStart(ctx: Ctx, scenario: string): Promise<void> {
           } else {
             await srv.ready();
             const conn = await openConnection(srv.port);
-            const res = await conn.request(withBody(postHead(srv.port, srv.path, modernHeaders('tools/call', 'echo')), rpc(1, 'tools/call', echoParams('modern'))));
+            const res = await conn.request(
+              withBody(postHead(srv.port, srv.path, modernHeaders('tools/call', 'echo')), rpc(1, 'tools/call', echoParams('modern'))),
+            );
             answeredAt = process.hrtime.bigint();
             conn.close();
             if (res.status !== 200) throw new WrongAnswer(`${what}: HTTP ${res.status}`);

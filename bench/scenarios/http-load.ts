@@ -15,7 +15,11 @@ export const CONNECTIONS = [1, 16, 64];
 export async function httpLoad(ctx: Ctx, scenario: string, era: 'modern' | 'legacy'): Promise<void> {
   for (let rep = 0; rep < ctx.opts.reps; rep++) {
     for (const impl of orderFor(rep, ctx.opts.impls)) {
-      const srv = new ServerProcess(impl, { transport: 'http', mode: era === 'modern' ? 'modern' : 'session', nodeFlags: ctx.opts.nodeFlags }, ctx.pinning);
+      const srv = new ServerProcess(
+        impl,
+        { transport: 'http', mode: era === 'modern' ? 'modern' : 'session', nodeFlags: ctx.opts.nodeFlags },
+        ctx.pinning,
+      );
       try {
         await srv.ready();
         const ep = { port: srv.port, path: srv.path };
@@ -25,7 +29,11 @@ export async function httpLoad(ctx: Ctx, scenario: string, era: 'modern' | 'lega
           for (let i = 0; i < conns; i++) connections.push(await openConnection(srv.port));
           let renderers: Array<(id: number) => string>;
           if (era === 'modern') {
-            const r = requestRenderer(postHead(srv.port, srv.path, modernHeaders('tools/call', 'echo')), 'tools/call', echoParams('modern'));
+            const r = requestRenderer(
+              postHead(srv.port, srv.path, modernHeaders('tools/call', 'echo')),
+              'tools/call',
+              echoParams('modern'),
+            );
             renderers = connections.map(() => r);
           } else {
             renderers = [];
@@ -62,7 +70,9 @@ export async function httpLoad(ctx: Ctx, scenario: string, era: 'modern' | 'lega
           for (const c of connections) c.close();
           if (res.errors > 0) {
             const log = srv.stderr.trim();
-            throw new WrongAnswer(`${impl} ${scenario} at ${conns} connections: ${res.errors} wrong answers; first: ${res.firstError}${log ? `\nserver stderr:\n${log.slice(-2000)}` : ''}`);
+            throw new WrongAnswer(
+              `${impl} ${scenario} at ${conns} connections: ${res.errors} wrong answers; first: ${res.firstError}${log ? `\nserver stderr:\n${log.slice(-2000)}` : ''}`,
+            );
           }
           const step = `${conns} conn`;
           const { p50, p99 } = latencySummary(res.latencies);
@@ -73,8 +83,17 @@ export async function httpLoad(ctx: Ctx, scenario: string, era: 'modern' | 'lega
           record(ctx, { ...base, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
           record(ctx, { ...base, metric: 'server CPU/request', unit: 'µs', better: 'lower', value: ((cpu1 - cpu0) * 1e6) / res.requests });
           record(ctx, { ...base, metric: 'peak RSS', unit: 'MB', better: 'lower', value: peak / MB });
-          record(ctx, { ...base, metric: 'load generator CPU', unit: '%', better: 'lower', value: res.generatorCpu * 100, diagnostic: true });
-          ctx.log(`  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${String(conns).padStart(2)} conn: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, CPU ${(((cpu1 - cpu0) * 1e6) / res.requests).toFixed(1)} µs/req, peak ${(peak / MB).toFixed(1)} MB, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%`);
+          record(ctx, {
+            ...base,
+            metric: 'load generator CPU',
+            unit: '%',
+            better: 'lower',
+            value: res.generatorCpu * 100,
+            diagnostic: true,
+          });
+          ctx.log(
+            `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${String(conns).padStart(2)} conn: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, CPU ${(((cpu1 - cpu0) * 1e6) / res.requests).toFixed(1)} µs/req, peak ${(peak / MB).toFixed(1)} MB, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%`,
+          );
         }
         await checkEchoHttp(ep, era, `${impl} ${scenario} after load`);
       } finally {

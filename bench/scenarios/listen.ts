@@ -67,12 +67,17 @@ export class ListenStream {
     const text = Buffer.concat(this.chunks).toString('utf8');
     const body = text.slice(text.indexOf('\r\n\r\n') + 4);
     // Drop chunked-encoding size lines (hex digits alone on a line) before reading SSE.
-    const sse = body.split('\r\n').filter((l) => !/^[0-9a-fA-F]+$/.test(l)).join('\n');
+    const sse = body
+      .split('\r\n')
+      .filter((l) => !/^[0-9a-fA-F]+$/.test(l))
+      .join('\n');
     const msgs = messagesOf({ body: sse });
     const sub = (m: Record<string, any>) => m.params?._meta?.['io.modelcontextprotocol/subscriptionId'];
-    if (msgs[0]?.method !== ACK || sub(msgs[0]) !== this.id) throw new WrongAnswer(`${what}: stream ${this.id} did not start with its acknowledgement: ${sse.slice(0, 300)}`);
+    if (msgs[0]?.method !== ACK || sub(msgs[0]) !== this.id)
+      throw new WrongAnswer(`${what}: stream ${this.id} did not start with its acknowledgement: ${sse.slice(0, 300)}`);
     const changed = msgs.find((m) => m.method === CHANGED);
-    if (!changed || sub(changed) !== this.id) throw new WrongAnswer(`${what}: stream ${this.id} got no list_changed with its subscription id: ${sse.slice(0, 400)}`);
+    if (!changed || sub(changed) !== this.id)
+      throw new WrongAnswer(`${what}: stream ${this.id} got no list_changed with its subscription id: ${sse.slice(0, 400)}`);
   }
 
   close(): void {
@@ -86,7 +91,10 @@ export async function openAll(streams: ListenStream[], port: number, path: strin
   const worker = async (): Promise<void> => {
     while (next < streams.length) {
       const s = streams[next++]!;
-      await s.open(port, withBody(head, rpc(s.id, 'subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: modernMeta() })));
+      await s.open(
+        port,
+        withBody(head, rpc(s.id, 'subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: modernMeta() })),
+      );
     }
   };
   await Promise.all(Array.from({ length: OPEN_CONCURRENCY }, worker));
@@ -164,12 +172,21 @@ export async function listen(ctx: Ctx, scenario: string): Promise<void> {
           record(ctx, { ...base, metric: 'publish call (server)', unit: 'ms', better: 'lower', value: publishMs, diagnostic: true });
           record(ctx, { ...base, metric: 'time to reach first', unit: 'ms', better: 'lower', value: firstMs, diagnostic: true });
           record(ctx, { ...base, metric: 'server CPU during fan-out', unit: 'ms', better: 'lower', value: srvCpuMs, diagnostic: true });
-          record(ctx, { ...base, metric: 'load generator CPU during fan-out', unit: 'ms', better: 'lower', value: genCpuMs, diagnostic: true });
+          record(ctx, {
+            ...base,
+            metric: 'load generator CPU during fan-out',
+            unit: 'ms',
+            better: 'lower',
+            value: genCpuMs,
+            diagnostic: true,
+          });
           record(ctx, { ...base, metric: 'RSS per open stream', unit: 'KB', better: 'lower', value: perStream });
           record(ctx, { ...base, metric: 'heap per open stream', unit: 'KB', better: 'lower', value: heapPer });
           record(ctx, { ...base, metric: 'streams opened/s', unit: '/s', better: 'higher', value: n / openSeconds });
           record(ctx, { ...base, metric: 'server CPU/stream open', unit: 'µs', better: 'lower', value: (openCpu * 1e6) / n });
-          ctx.log(`  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${String(n).padStart(5)} streams: reached all in ${fanoutMs.toFixed(1)} ms (first ${firstMs.toFixed(1)} ms, server CPU ${srvCpuMs.toFixed(0)} ms, generator CPU ${genCpuMs.toFixed(0)} ms), ${perStream.toFixed(1)} KB RSS/stream, ${heapPer.toFixed(1)} KB heap/stream, opened ${(n / openSeconds).toFixed(0)}/s`);
+          ctx.log(
+            `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${String(n).padStart(5)} streams: reached all in ${fanoutMs.toFixed(1)} ms (first ${firstMs.toFixed(1)} ms, server CPU ${srvCpuMs.toFixed(0)} ms, generator CPU ${genCpuMs.toFixed(0)} ms), ${perStream.toFixed(1)} KB RSS/stream, ${heapPer.toFixed(1)} KB heap/stream, opened ${(n / openSeconds).toFixed(0)}/s`,
+          );
         } finally {
           for (const s of streams) s.close();
           await srv.stop();

@@ -37,7 +37,7 @@ function checkList(result: Record<string, any>, what: string): number {
   const tools = result.tools as Array<{ name: string; inputSchema?: unknown }> | undefined;
   const names = new Set(tools?.map((t) => t.name));
   const want = ['echo', 'ask', extraToolName(0), extraToolName(999)];
-  if (!tools || tools.length !== 1002 || want.some((n) => !names.has(n)) || result.nextCursor !== undefined) {
+  if (tools?.length !== 1002 || want.some((n) => !names.has(n)) || result.nextCursor !== undefined) {
     throw new WrongAnswer(`${what}: expected the 1,002 tools on one page, got ${tools?.length} (nextCursor ${result.nextCursor})`);
   }
   return tools.length;
@@ -81,7 +81,9 @@ export async function mrtrAndList(ctx: Ctx, scenario: string): Promise<void> {
           record(ctx, { ...base, metric: 'round trips/s', unit: '/s', better: 'higher', value: r.rate });
           record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: r.p50 });
           record(ctx, { ...base, metric: 'server CPU/round trip', unit: 'µs', better: 'lower', value: r.cpuPerOp });
-          ctx.log(`  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} MRTR: ${r.rate.toFixed(0)} round trips/s, p50 ${r.p50.toFixed(3)} ms, CPU ${r.cpuPerOp.toFixed(0)} µs`);
+          ctx.log(
+            `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} MRTR: ${r.rate.toFixed(0)} round trips/s, p50 ${r.p50.toFixed(3)} ms, CPU ${r.cpuPerOp.toFixed(0)} µs`,
+          );
         } finally {
           await srv.stop();
         }
@@ -111,7 +113,9 @@ export async function mrtrAndList(ctx: Ctx, scenario: string): Promise<void> {
           record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: r.p50 });
           record(ctx, { ...base, metric: 'server CPU/list', unit: 'µs', better: 'lower', value: r.cpuPerOp });
           record(ctx, { ...base, metric: 'response size', unit: 'KB', better: 'lower', value: bytes / KB, diagnostic: true });
-          ctx.log(`  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} tools/list: ${r.rate.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, ${(bytes / KB).toFixed(0)} KB`);
+          ctx.log(
+            `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} tools/list: ${r.rate.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, ${(bytes / KB).toFixed(0)} KB`,
+          );
         } finally {
           await srv.stop();
         }

@@ -20,8 +20,9 @@ function renderer(era: 'modern' | 'legacy'): (id: number) => string {
 async function open(client: StdioClient, era: 'modern' | 'legacy', what: string): Promise<void> {
   if (era === 'legacy') {
     const init = await withTimeout(client.request('init', rpc('init', 'initialize', initializeParams())), 10_000, `${what}: initialize`);
-    if (init.result?.protocolVersion !== LEGACY) throw new WrongAnswer(`${what}: initialize answered ${JSON.stringify(init).slice(0, 300)}`);
-    client.write(notification('notifications/initialized') + '\n');
+    if (init.result?.protocolVersion !== LEGACY)
+      throw new WrongAnswer(`${what}: initialize answered ${JSON.stringify(init).slice(0, 300)}`);
+    client.write(`${notification('notifications/initialized')}\n`);
   }
   await check(client, era, what, 'check-before');
 }
@@ -126,7 +127,11 @@ export async function stdio(ctx: Ctx, scenario: string): Promise<void> {
           await srv.ready();
           const client = new StdioClient(srv.child);
           await open(client, era, `${what} before load`);
-          const seq = await withTimeout(sequential(client, era, warmMs, seqMs, 1), seqMs + warmMs + 30_000, `${what}: sequential round trips`);
+          const seq = await withTimeout(
+            sequential(client, era, warmMs, seqMs, 1),
+            seqMs + warmMs + 30_000,
+            `${what}: sequential round trips`,
+          );
           if (seq.error) throw new WrongAnswer(`${what}: wrong answer in sequential round trips: ${seq.error}`);
           const { p50, p99 } = latencySummary(seq.latencies);
           const seqRate = seq.requests / seq.seconds;
@@ -135,7 +140,14 @@ export async function stdio(ctx: Ctx, scenario: string): Promise<void> {
           record(ctx, { ...base, step, metric: 'round trips/s', unit: '/s', better: 'higher', value: seqRate });
           record(ctx, { ...base, step, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
           record(ctx, { ...base, step, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
-          record(ctx, { ...base, step, metric: 'server CPU/call', unit: 'µs', better: 'lower', value: ((seq.cpu[1] - seq.cpu[0]) * 1e6) / seq.requests });
+          record(ctx, {
+            ...base,
+            step,
+            metric: 'server CPU/call',
+            unit: 'µs',
+            better: 'lower',
+            value: ((seq.cpu[1] - seq.cpu[0]) * 1e6) / seq.requests,
+          });
           // A warm-up burst, then the measured one.
           await withTimeout(burst(client, era, Math.min(2000, count), 10_000_000), 60_000, `${what}: warm-up burst`);
           await sleep(100);
@@ -151,7 +163,9 @@ export async function stdio(ctx: Ctx, scenario: string): Promise<void> {
           record(ctx, { ...base, step: bstep, metric: 'calls/s', unit: '/s', better: 'higher', value: count / b.seconds });
           record(ctx, { ...base, step: bstep, metric: 'server CPU/call', unit: 'µs', better: 'lower', value: (cpu * 1e6) / count });
           record(ctx, { ...base, step: bstep, metric: 'peak RSS', unit: 'MB', better: 'lower', value: peak / MB });
-          ctx.log(`  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${era.padEnd(6)}: sequential ${seqRate.toFixed(0)}/s (p50 ${p50.toFixed(3)} ms), burst ${(count / b.seconds).toFixed(0)}/s, peak ${(peak / MB).toFixed(1)} MB`);
+          ctx.log(
+            `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${era.padEnd(6)}: sequential ${seqRate.toFixed(0)}/s (p50 ${p50.toFixed(3)} ms), burst ${(count / b.seconds).toFixed(0)}/s, peak ${(peak / MB).toFixed(1)} MB`,
+          );
         } finally {
           await srv.stop();
         }

@@ -47,7 +47,14 @@ function answer(msg: Msg, sessionId?: string): string | undefined {
         return result(msg, {
           resultType: 'input_required',
           inputRequests: {
-            name: { method: 'elicitation/create', params: { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+            name: {
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message: 'What is your name?',
+                requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+              },
+            },
           },
           requestState: 'bare',
         });
@@ -57,11 +64,18 @@ function answer(msg: Msg, sessionId?: string): string | undefined {
     case 'tools/list':
       return result(msg, modern ? { tools: TOOLS, resultType: 'complete', ttlMs: 0, cacheScope: 'private' } : { tools: TOOLS });
     case 'initialize': {
-      if (sessionId !== undefined) sessions.set(sessionId, { protocolVersion: '2025-11-25', capabilities: p.capabilities, clientInfo: p.clientInfo });
+      if (sessionId !== undefined)
+        sessions.set(sessionId, { protocolVersion: '2025-11-25', capabilities: p.capabilities, clientInfo: p.clientInfo });
       return result(msg, { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: SERVER_INFO });
     }
     case 'server/discover':
-      return result(msg, { resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25'], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: 'private' });
+      return result(msg, {
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28', '2025-11-25'],
+        capabilities: { tools: { listChanged: true } },
+        ttlMs: 0,
+        cacheScope: 'private',
+      });
     default:
       return error(msg, -32601, 'Method not found');
   }
@@ -81,11 +95,11 @@ if (args.transport === 'stdio') {
       try {
         msg = JSON.parse(line) as Msg;
       } catch {
-        process.stdout.write(error({}, -32700, 'Parse error') + '\n');
+        process.stdout.write(`${error({}, -32700, 'Parse error')}\n`);
         continue;
       }
       const out = answer(msg, 'stdio');
-      if (out !== undefined) process.stdout.write(out + '\n');
+      if (out !== undefined) process.stdout.write(`${out}\n`);
     }
   });
   startControl({}, {});
@@ -113,7 +127,11 @@ if (args.transport === 'stdio') {
       }
       if (msg.method === 'subscriptions/listen') {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        const ack = { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': msg.id } } };
+        const ack = {
+          jsonrpc: '2.0',
+          method: 'notifications/subscriptions/acknowledged',
+          params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': msg.id } },
+        };
         res.write(`event: message\ndata: ${JSON.stringify(ack)}\n\n`);
         streams.set(res, msg.id!);
         res.on('close', () => streams.delete(res));
@@ -128,7 +146,11 @@ if (args.transport === 'stdio') {
   });
   const notifyToolsChanged = (): void => {
     for (const [res, id] of streams) {
-      const n = { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id } } };
+      const n = {
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id } },
+      };
       res.write(`event: message\ndata: ${JSON.stringify(n)}\n\n`);
     }
   };

@@ -44,7 +44,14 @@ function vmHwmBytes(): number | undefined {
 
 function memory() {
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, hwm: vmHwmBytes(), cpu: process.cpuUsage() };
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    hwm: vmHwmBytes(),
+    cpu: process.cpuUsage(),
+  };
 }
 
 async function fullGc(): Promise<void> {

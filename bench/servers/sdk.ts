@@ -29,7 +29,9 @@ function factory(): McpServer {
   server.registerTool('ask', { description: 'Asks for a name (one MRTR round)', inputSchema: z.object({}) }, async (_args, ctx) => {
     const answer = acceptedContent(ctx.mcpReq.inputResponses, 'name');
     if (answer === undefined) {
-      return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'What is your name?', requestedSchema: nameSchema }) } });
+      return inputRequired({
+        inputRequests: { name: inputRequired.elicit({ message: 'What is your name?', requestedSchema: nameSchema }) },
+      });
     }
     return { content: [{ type: 'text', text: `hello ${String(answer.name)}` }] };
   });
@@ -56,7 +58,9 @@ if (args.transport === 'stdio') {
       if (typeof id === 'string') {
         const transport = sessions.get(id);
         if (!transport) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}');
+          res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}');
           return;
         }
         await transport.handleRequest(req, res);

@@ -23,9 +23,18 @@ export function registerContent(server: Server): void {
 
   server.prompt(
     'test_prompt_with_embedded_resource',
-    { description: 'A prompt that embeds a resource', arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }] },
+    {
+      description: 'A prompt that embeds a resource',
+      arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    },
     ({ resourceUri }) => [
-      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
+      },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
     ],
   );

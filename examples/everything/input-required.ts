@@ -35,7 +35,10 @@ export function registerInputRequired(server: Server): void {
   server.tool('test_input_required_result_multiple_inputs', { description: 'Asks three things in one round' }, async (_a, ctx) => {
     const [user, greeting, roots] = await Promise.all([
       ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { key: 'user_name' }),
-      ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }, { key: 'greeting' }),
+      ctx.sample(
+        { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 },
+        { key: 'greeting' },
+      ),
       ctx.roots({ key: 'client_roots' }),
     ]);
     const g = greeting.content as { text?: string };
@@ -46,14 +49,21 @@ export function registerInputRequired(server: Server): void {
   server.tool('test_input_required_result_multi_round', { description: 'Asks in two rounds' }, async (_a, ctx) => {
     const step1 = await ctx.elicit({ message: 'Step 1: What is your name?', requestedSchema: nameSchema }, { key: 'step1' });
     if (step1.action !== 'accept') return `No name (${step1.action})`;
-    const step2 = await ctx.elicit({ message: 'Step 2: What is your favorite color?', requestedSchema: z.object({ color: z.string() }) }, { key: 'step2' });
+    const step2 = await ctx.elicit(
+      { message: 'Step 2: What is your favorite color?', requestedSchema: z.object({ color: z.string() }) },
+      { key: 'step2' },
+    );
     return step2.action === 'accept' ? `${step1.content.name} likes ${step2.content.color}` : `${step1.content.name} gave no color`;
   });
 
-  server.tool('test_input_required_result_tampered_state', { description: 'Issues an integrity-protected requestState' }, async (_a, ctx) => {
-    const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { key: 'user_name' });
-    return r.action === 'accept' ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
-  });
+  server.tool(
+    'test_input_required_result_tampered_state',
+    { description: 'Issues an integrity-protected requestState' },
+    async (_a, ctx) => {
+      const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { key: 'user_name' });
+      return r.action === 'accept' ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
+    },
+  );
 
   server.tool('test_input_required_result_capabilities', { description: 'Asks only for what the request declared' }, async (_a, ctx) => {
     const caps = ctx.client.capabilities;
@@ -63,7 +73,10 @@ export function registerInputRequired(server: Server): void {
       return r.action === 'accept' ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
     }
     if (caps.sampling) {
-      const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 }, { key: 'greeting' });
+      const r = await ctx.sample(
+        { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 },
+        { key: 'greeting' },
+      );
       return `Sampled: ${JSON.stringify(r.content)}`;
     }
     if (caps.roots) return `Roots: ${(await ctx.roots({ key: 'client_roots' })).length}`;
@@ -71,7 +84,10 @@ export function registerInputRequired(server: Server): void {
   });
 
   server.prompt('test_input_required_result_prompt', { description: 'A prompt that first asks for context' }, async (_a, ctx) => {
-    const r = await ctx.elicit({ message: 'What context should the prompt use?', requestedSchema: z.object({ context: z.string() }) }, { key: 'user_context' });
+    const r = await ctx.elicit(
+      { message: 'What context should the prompt use?', requestedSchema: z.object({ context: z.string() }) },
+      { key: 'user_context' },
+    );
     return `Use this context: ${r.action === 'accept' ? r.content.context : '(none)'}`;
   });
 }

@@ -1,12 +1,13 @@
 /** Tiny valid media for the fixture: a 1x1 PNG and a short silent WAV, base64. */
-export const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+export const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 function silentWav(samples: number): string {
   const data = samples * 2;
   const b = new Uint8Array(44 + data);
   const v = new DataView(b.buffer);
-  const ascii = (o: number, s: string) => [...s].forEach((c, i) => v.setUint8(o + i, c.charCodeAt(0)));
+  const ascii = (o: number, s: string) => {
+    for (let i = 0; i < s.length; i++) v.setUint8(o + i, s.charCodeAt(i));
+  };
   ascii(0, 'RIFF');
   v.setUint32(4, 36 + data, true);
   ascii(8, 'WAVE');

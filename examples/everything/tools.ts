@@ -13,13 +13,19 @@ export function registerTools(server: Server): void {
   server.tool('test_audio_content', { description: 'Returns audio' }, () => [{ type: 'audio', data: WAV_SILENCE, mimeType: 'audio/wav' }]);
 
   server.tool('test_embedded_resource', { description: 'Returns an embedded resource' }, () => [
-    { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } },
+    {
+      type: 'resource',
+      resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+    },
   ]);
 
   server.tool('test_multiple_content_types', { description: 'Returns text, an image and a resource' }, () => [
     { type: 'text', text: 'Multiple content types test:' },
     { type: 'image', data: PNG_1X1, mimeType: 'image/png' },
-    { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+    {
+      type: 'resource',
+      resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' },
+    },
   ]);
 
   server.tool('test_tool_with_logging', { description: 'Logs while it runs' }, async (_args, ctx) => {
@@ -48,23 +54,31 @@ export function registerTools(server: Server): void {
     return 'Progress test completed';
   });
 
-  server.tool('test_sampling', { description: 'Asks the client to sample', input: z.object({ prompt: z.string() }) }, async ({ prompt }, ctx) => {
-    const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
-    const content = r.content as { type?: string; text?: string };
-    return `LLM response: ${content?.type === 'text' ? content.text : JSON.stringify(r.content)}`;
-  });
+  server.tool(
+    'test_sampling',
+    { description: 'Asks the client to sample', input: z.object({ prompt: z.string() }) },
+    async ({ prompt }, ctx) => {
+      const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+      const content = r.content as { type?: string; text?: string };
+      return `LLM response: ${content?.type === 'text' ? content.text : JSON.stringify(r.content)}`;
+    },
+  );
 
-  server.tool('test_elicitation', { description: 'Asks the user for information', input: z.object({ message: z.string() }) }, async ({ message }, ctx) => {
-    const r = await ctx.elicit({
-      message,
-      requestedSchema: {
-        type: 'object',
-        properties: { username: { type: 'string', description: 'Your username' }, email: { type: 'string', description: 'Your email' } },
-        required: ['username', 'email'],
-      },
-    });
-    return `User response: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
-  });
+  server.tool(
+    'test_elicitation',
+    { description: 'Asks the user for information', input: z.object({ message: z.string() }) },
+    async ({ message }, ctx) => {
+      const r = await ctx.elicit({
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: { username: { type: 'string', description: 'Your username' }, email: { type: 'string', description: 'Your email' } },
+          required: ['username', 'email'],
+        },
+      });
+      return `User response: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
+    },
+  );
 
   server.tool('test_elicitation_sep1034_defaults', { description: 'Elicitation with defaults' }, async (_args, ctx) => {
     const r = await ctx.elicit({
@@ -93,13 +107,23 @@ export function registerTools(server: Server): void {
           untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
           titledSingle: {
             type: 'string',
-            oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }],
+            oneOf: [
+              { const: 'value1', title: 'First Option' },
+              { const: 'value2', title: 'Second Option' },
+              { const: 'value3', title: 'Third Option' },
+            ],
           },
           legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
           untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
           titledMulti: {
             type: 'array',
-            items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] },
+            items: {
+              anyOf: [
+                { const: 'value1', title: 'First Choice' },
+                { const: 'value2', title: 'Second Choice' },
+                { const: 'value3', title: 'Third Choice' },
+              ],
+            },
           },
         },
         required: [],
@@ -108,12 +132,16 @@ export function registerTools(server: Server): void {
     return `Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
   });
 
-  server.tool('test_reconnection', { description: 'Closes its SSE stream mid-call; the result arrives after the client resumes' }, async (_args, ctx) => {
-    await sleep(100);
-    ctx.closeStream();
-    await sleep(200);
-    return 'Reconnection test completed';
-  });
+  server.tool(
+    'test_reconnection',
+    { description: 'Closes its SSE stream mid-call; the result arrives after the client resumes' },
+    async (_args, ctx) => {
+      await sleep(100);
+      ctx.closeStream();
+      await sleep(200);
+      return 'Reconnection test completed';
+    },
+  );
 
   server.tool(
     'json_schema_2020_12_tool',
@@ -134,6 +162,7 @@ export function registerTools(server: Server): void {
         },
         allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
         if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable.
         then: { required: ['phone'] },
         else: { required: ['email'] },
         additionalProperties: false,
@@ -143,11 +172,18 @@ export function registerTools(server: Server): void {
   );
 
   server.tool('test_missing_capability', { description: 'Needs the client to sample' }, async (_args, ctx) => {
-    const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 10 }, { key: 'sample' });
+    const r = await ctx.sample(
+      { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 10 },
+      { key: 'sample' },
+    );
     return `sampled: ${JSON.stringify(r.content)}`;
   });
 
-  server.tool('test_streaming_elicitation', { description: 'Plain success; never sends a request on the stream' }, () => 'Streaming elicitation test completed');
+  server.tool(
+    'test_streaming_elicitation',
+    { description: 'Plain success; never sends a request on the stream' },
+    () => 'Streaming elicitation test completed',
+  );
 
   server.tool('test_trigger_tool_change', { description: 'Changes the tool list' }, () => {
     toggle(server, 'tools');

@@ -21,16 +21,19 @@ function segmentToRegExp(segment) {
       if (end === -1) re += '\\[';
       else {
         let body = segment.slice(i + 1, end);
-        if (body.startsWith('!')) body = '^' + body.slice(1);
-        re += '[' + body.replace(/\\/g, '\\\\') + ']';
+        if (body.startsWith('!')) body = `^${body.slice(1)}`;
+        re += `[${body.replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else if (c === '{') {
       const end = segment.indexOf('}', i + 1);
       if (end === -1) re += '\\{';
       else {
-        const alts = segment.slice(i + 1, end).split(',').map((a) => segmentToRegExp(a));
-        re += '(?:' + alts.join('|') + ')';
+        const alts = segment
+          .slice(i + 1, end)
+          .split(',')
+          .map((a) => segmentToRegExp(a));
+        re += `(?:${alts.join('|')})`;
         i = end;
       }
     } else re += c.replace(/[.+^$()|\\]/g, '\\$&');
@@ -46,7 +49,7 @@ function globToRegExp(pattern) {
     if (seg === '**') re += last ? '.*' : '(?:[^/]+/)*';
     else re += segmentToRegExp(seg) + (last ? '' : '/');
   });
-  return new RegExp(re + '$');
+  return new RegExp(`${re}$`);
 }
 
 export function globSync(pattern, options = {}) {

@@ -11,11 +11,7 @@ const FS_SPECIFIERS = new Set(['fs', 'node:fs']);
 const FROM_CONFORMANCE = /\/node_modules\/@modelcontextprotocol\/conformance\//;
 
 export async function resolve(specifier, context, nextResolve) {
-  if (
-    FS_SPECIFIERS.has(specifier) &&
-    context.parentURL !== undefined &&
-    FROM_CONFORMANCE.test(context.parentURL)
-  ) {
+  if (FS_SPECIFIERS.has(specifier) && context.parentURL !== undefined && FROM_CONFORMANCE.test(context.parentURL)) {
     return { url: fsShimURL, format: 'module', shortCircuit: true };
   }
   return nextResolve(specifier, context);

@@ -92,23 +92,29 @@ function loadBaseline(req) {
   const doc = yaml.parse(readFileSync(file, 'utf8')) ?? {};
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new InfraError(`${rel(file)}: expected a mapping with a '${req.leg}' key`);
   const otherKeys = Object.keys(doc).filter((k) => k !== req.leg);
-  if (otherKeys.length) throw new InfraError(`${rel(file)}: unexpected key(s) ${otherKeys.join(', ')} (this file is the ${req.leg} leg only)`);
+  if (otherKeys.length)
+    throw new InfraError(`${rel(file)}: unexpected key(s) ${otherKeys.join(', ')} (this file is the ${req.leg} leg only)`);
   const list = doc[req.leg] ?? [];
   if (!Array.isArray(list)) throw new InfraError(`${rel(file)}: '${req.leg}' must be a list`);
   const judged = new Set([...req.scored, ...req.extras]);
   const seen = new Set();
   const entries = list.map((raw) => {
     if (typeof raw !== 'string') {
-      throw new InfraError(`${rel(file)}: entry ${JSON.stringify(raw)} is not a string (write '- scenario:check-id', no space after the colon)`);
+      throw new InfraError(
+        `${rel(file)}: entry ${JSON.stringify(raw)} is not a string (write '- scenario:check-id', no space after the colon)`,
+      );
     }
     if (seen.has(raw)) throw new InfraError(`${rel(file)}: duplicate entry ${raw}`);
     seen.add(raw);
     const i = raw.indexOf(':');
     const entry = i === -1 ? { scenario: raw } : { scenario: raw.slice(0, i), checkId: raw.slice(i + 1) };
     if (!judged.has(entry.scenario)) {
-      throw new InfraError(`${rel(file)}: entry ${raw} names a scenario that is never judged for ${req.set} (not scored there and not in EXTRA.${req.leg})`);
+      throw new InfraError(
+        `${rel(file)}: entry ${raw} names a scenario that is never judged for ${req.set} (not scored there and not in EXTRA.${req.leg})`,
+      );
     }
-    if (entry.checkId === '' || entry.scenario === '') throw new InfraError(`${rel(file)}: entry ${raw}: both sides of the colon are required`);
+    if (entry.checkId === '' || entry.scenario === '')
+      throw new InfraError(`${rel(file)}: entry ${raw}: both sides of the colon are required`);
     return entry;
   });
   const whole = new Set(entries.filter((e) => !e.checkId).map((e) => e.scenario));
@@ -172,7 +178,10 @@ function readResults(dir, leg) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name === 'checks.json') {
-        const name = path.relative(dir, d).split(path.sep).join('/')
+        const name = path
+          .relative(dir, d)
+          .split(path.sep)
+          .join('/')
           .replace(new RegExp(`^${leg}-`), '')
           .replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
         out.set(name, JSON.parse(readFileSync(p, 'utf8')));
@@ -220,8 +229,14 @@ function freePort() {
 function tcpProbe(port) {
   return new Promise((resolve) => {
     const sock = net.connect({ host: '127.0.0.1', port });
-    sock.once('connect', () => { sock.destroy(); resolve(true); });
-    sock.once('error', () => { sock.destroy(); resolve(false); });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => {
+      sock.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -229,16 +244,27 @@ function waitExit(child, ms) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
     const t = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => { clearTimeout(t); resolve(true); });
+    child.once('exit', () => {
+      clearTimeout(t);
+      resolve(true);
+    });
   });
 }
 
 /** Stop a child we started, by its PID: SIGTERM, then SIGKILL after 5 s. */
 async function stopChild(child) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  try { process.kill(child.pid, 'SIGTERM'); } catch { return; }
+  try {
+    process.kill(child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
   if (!(await waitExit(child, 5000))) {
-    try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(child.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
     await waitExit(child, 2000);
   }
 }
@@ -267,7 +293,9 @@ async function startFixture(script, logFile) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new InfraError(`fixture server exited early (code ${child.exitCode}, signal ${child.signalCode}).\n--- fixture stderr ---\n${stderrTail}`);
+      throw new InfraError(
+        `fixture server exited early (code ${child.exitCode}, signal ${child.signalCode}).\n--- fixture stderr ---\n${stderrTail}`,
+      );
     }
     if (await tcpProbe(port)) {
       log(`fixture server ${rel(script)} pid ${child.pid} ready on 127.0.0.1:${port} (log: ${rel(logFile)})`);
@@ -276,7 +304,9 @@ async function startFixture(script, logFile) {
     await new Promise((r) => setTimeout(r, 100));
   }
   await stopChild(child);
-  throw new InfraError(`fixture server did not accept connections on 127.0.0.1:${port} within ${READY_TIMEOUT_MS / 1000} s.\n--- fixture stderr ---\n${stderrTail}`);
+  throw new InfraError(
+    `fixture server did not accept connections on 127.0.0.1:${port} within ${READY_TIMEOUT_MS / 1000} s.\n--- fixture stderr ---\n${stderrTail}`,
+  );
 }
 
 /** Run the referee CLI (through the Node 20 shim); output goes to the console and to logFile. */
@@ -332,7 +362,8 @@ async function refereeRun({ label, args, dir, scenarios, baseline, leg, quiet, s
     problems.push(`${label}: referee exited ${rc} without producing any result (${see})`);
   } else if (!(single && missing)) {
     if (rc !== 0 && ours) problems.push(`${label}: referee exited ${rc} although every result matches the baseline (${see})`);
-    if (rc === 0 && !ours) problems.push(`${label}: referee exited 0 but run.mjs judges a mismatch (judgement drift; trusting the stricter verdict)`);
+    if (rc === 0 && !ours)
+      problems.push(`${label}: referee exited 0 but run.mjs judges a mismatch (judgement drift; trusting the stricter verdict)`);
   }
   return { rc, results, found, verdict, problems, notes };
 }
@@ -357,7 +388,9 @@ async function runServerLeg(opts) {
   const assertFixtureAlive = () => {
     const c = fixture?.child;
     if (c && (c.exitCode !== null || c.signalCode !== null)) {
-      throw new InfraError(`fixture server died during the run (code ${c.exitCode}, signal ${c.signalCode}); results after that are void.\n--- fixture stderr ---\n${fixture.stderrTail()}`);
+      throw new InfraError(
+        `fixture server died during the run (code ${c.exitCode}, signal ${c.signalCode}); results after that are void.\n--- fixture stderr ---\n${fixture.stderrTail()}`,
+      );
     }
   };
   const summaries = [];
@@ -375,9 +408,14 @@ async function runServerLeg(opts) {
       if (opts.scenario) {
         header(`server ${req.set}: scenario ${opts.scenario}`);
         const r = await refereeRun({
-          label: opts.scenario, leg: 'server', baseline, quiet: opts.quiet,
+          label: opts.scenario,
+          leg: 'server',
+          baseline,
+          quiet: opts.quiet,
           args: [...common, '--scenario', opts.scenario, '--spec-version', req.set, '--force'],
-          dir: path.join(setDir, 'single'), scenarios: [opts.scenario], single: true,
+          dir: path.join(setDir, 'single'),
+          scenarios: [opts.scenario],
+          single: true,
         });
         s.single = r;
         s.problems.push(...r.problems);
@@ -385,9 +423,13 @@ async function runServerLeg(opts) {
       } else {
         header(`server ${req.set}: scored scenarios (--requirements ${req.set})`);
         const scored = await refereeRun({
-          label: `requirements ${req.set}`, leg: 'server', baseline, quiet: opts.quiet,
+          label: `requirements ${req.set}`,
+          leg: 'server',
+          baseline,
+          quiet: opts.quiet,
           args: [...common, '--requirements', req.set],
-          dir: path.join(setDir, 'requirements'), scenarios: req.scored,
+          dir: path.join(setDir, 'requirements'),
+          scenarios: req.scored,
         });
         s.scored = scored;
         s.problems.push(...scored.problems);
@@ -401,9 +443,14 @@ async function runServerLeg(opts) {
         for (const scenario of req.extras) {
           header(`server ${req.set}: extra scenario ${scenario} (--spec-version ${req.set})`);
           const r = await refereeRun({
-            label: scenario, leg: 'server', baseline, quiet: opts.quiet,
+            label: scenario,
+            leg: 'server',
+            baseline,
+            quiet: opts.quiet,
             args: [...common, '--scenario', scenario, '--spec-version', req.set, '--force'],
-            dir: path.join(setDir, 'extra', scenario), scenarios: [scenario], single: true,
+            dir: path.join(setDir, 'extra', scenario),
+            scenarios: [scenario],
+            single: true,
           });
           s.extras.push(r);
           s.problems.push(...r.problems);
@@ -426,7 +473,13 @@ function describe(r) {
   const w = count(res.checks, 'WARNING');
   const ok = count(res.checks, 'SUCCESS');
   const state = f + w === 0 ? 'pass' : `${f} failed${w ? `, ${w} warnings` : ''}`;
-  const verdict = r.verdict.unexpected.length ? 'UNEXPECTED' : r.verdict.stale.length ? 'STALE BASELINE' : r.verdict.expected.length ? 'expected' : 'ok';
+  const verdict = r.verdict.unexpected.length
+    ? 'UNEXPECTED'
+    : r.verdict.stale.length
+      ? 'STALE BASELINE'
+      : r.verdict.expected.length
+        ? 'expected'
+        : 'ok';
   return `${res.scenario}: ${state} (${ok} checks ok) -> ${verdict}`;
 }
 
@@ -443,8 +496,10 @@ function printSummary(leg, summaries, runDir, infraError) {
       const res = s.scored.results;
       const passed = res.filter((r) => count(r.checks, 'FAILURE') === 0);
       const warned = passed.filter((r) => count(r.checks, 'WARNING') > 0);
-      log(`  scored     ${passed.length}/${res.length} passed${warned.length ? ` (${warned.length} with warnings: ${warned.map((r) => r.scenario).join(', ')})` : ''}` +
-        `, ${s.scored.verdict.expected.length} expected failure(s) in baseline`);
+      log(
+        `  scored     ${passed.length}/${res.length} passed${warned.length ? ` (${warned.length} with warnings: ${warned.map((r) => r.scenario).join(', ')})` : ''}` +
+          `, ${s.scored.verdict.expected.length} expected failure(s) in baseline`,
+      );
       runs.push(s.scored);
     }
     for (const r of s.extras) {
@@ -457,8 +512,10 @@ function printSummary(leg, summaries, runDir, infraError) {
     }
     if (s.other.length) {
       const ran = s.other.filter((o) => o.ran);
-      log(`  info only  ${ran.filter((o) => !o.failed).length}/${s.other.length} other not-scored passing ` +
-        `(${s.other.map((o) => `${o.scenario}${o.ran ? (o.failed ? ' ✗' : ' ✓') : ' -'}`).join(', ')})`);
+      log(
+        `  info only  ${ran.filter((o) => !o.failed).length}/${s.other.length} other not-scored passing ` +
+          `(${s.other.map((o) => `${o.scenario}${o.ran ? (o.failed ? ' ✗' : ' ✓') : ' -'}`).join(', ')})`,
+      );
     }
     for (const r of runs) {
       unexpected.push(...r.verdict.unexpected.map((x) => `${s.set} ${x}`));
@@ -505,18 +562,27 @@ async function runClientLeg(opts) {
       if (opts.scenario) {
         header(`client ${req.set}: scenario ${opts.scenario}`);
         const r = await refereeRun({
-          label: opts.scenario, leg: 'client', baseline, quiet: opts.quiet,
+          label: opts.scenario,
+          leg: 'client',
+          baseline,
+          quiet: opts.quiet,
           args: [...common, '--scenario', opts.scenario, '--spec-version', req.set, '--force'],
-          dir: path.join(setDir, 'single'), scenarios: [opts.scenario], single: true,
+          dir: path.join(setDir, 'single'),
+          scenarios: [opts.scenario],
+          single: true,
         });
         s.single = r;
         s.problems.push(...r.problems);
       } else {
         header(`client ${req.set}: scored scenarios (--requirements ${req.set})`);
         const scored = await refereeRun({
-          label: `requirements ${req.set}`, leg: 'client', baseline, quiet: opts.quiet,
+          label: `requirements ${req.set}`,
+          leg: 'client',
+          baseline,
+          quiet: opts.quiet,
           args: [...common, '--requirements', req.set],
-          dir: path.join(setDir, 'requirements'), scenarios: req.scored,
+          dir: path.join(setDir, 'requirements'),
+          scenarios: req.scored,
         });
         s.scored = scored;
         s.problems.push(...scored.problems);
@@ -528,9 +594,14 @@ async function runClientLeg(opts) {
         for (const scenario of req.extras) {
           header(`client ${req.set}: extra scenario ${scenario} (--spec-version ${req.set})`);
           const r = await refereeRun({
-            label: scenario, leg: 'client', baseline, quiet: opts.quiet,
+            label: scenario,
+            leg: 'client',
+            baseline,
+            quiet: opts.quiet,
             args: [...common, '--scenario', scenario, '--spec-version', req.set, '--force'],
-            dir: path.join(setDir, 'extra', scenario.replace(/\//g, '-')), scenarios: [scenario], single: true,
+            dir: path.join(setDir, 'extra', scenario.replace(/\//g, '-')),
+            scenarios: [scenario],
+            single: true,
           });
           s.extras.push(r);
           s.problems.push(...r.problems);
@@ -578,7 +649,10 @@ async function main() {
     throw new UsageError(e.message);
   }
   const { values, positionals } = parsed;
-  if (values.help) { log(USAGE); return 0; }
+  if (values.help) {
+    log(USAGE);
+    return 0;
+  }
   const [leg, ...rest] = positionals;
   if (!leg || rest.length) throw new UsageError(leg ? `unexpected argument(s): ${rest.join(' ')}` : 'missing leg');
   if (values.requirements && !SETS.includes(values.requirements)) throw new UsageError(`unknown requirement set ${values.requirements}`);
@@ -613,14 +687,16 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 }
 
 main().then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   async (e) => {
     await killActive();
     if (e instanceof UsageError) {
       console.error(`error: ${e.message}\n\n${USAGE}`);
       process.exitCode = 2;
     } else {
-      console.error(`error: ${e instanceof InfraError ? e.message : e.stack ?? e}`);
+      console.error(`error: ${e instanceof InfraError ? e.message : (e.stack ?? e)}`);
       process.exitCode = 1;
     }
   },

@@ -28,7 +28,22 @@ interface Token {
 }
 
 /** After these words a `/` starts a regular expression, not a division. */
-const REGEX_AFTER = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const REGEX_AFTER = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
 const WORD = /[\w$#\u0080-\uffff]/;
 
 function tokenize(source: string, file: string): Token[] {
@@ -138,7 +153,8 @@ function tokenize(source: string, file: string): Token[] {
 function typeOnly(tokens: readonly Token[], at: number): boolean {
   for (let k = at - 1; k >= 0 && tokens[k]!.text !== ';'; k--) {
     const t = tokens[k]!;
-    if (t.kind === 'word' && (t.text === 'import' || t.text === 'export')) return tokens[k + 1]?.text === 'type' && tokens[k + 2]?.text !== 'from';
+    if (t.kind === 'word' && (t.text === 'import' || t.text === 'export'))
+      return tokens[k + 1]?.text === 'type' && tokens[k + 2]?.text !== 'from';
   }
   return false;
 }
@@ -182,11 +198,13 @@ export interface Graph {
 }
 
 function tsFiles(root: string, dir: string): string[] {
-  return readdirSync(join(root, dir)).sort().flatMap((name) => {
-    const path = posix.join(dir, name);
-    if (statSync(join(root, path)).isDirectory()) return tsFiles(root, path);
-    return name.endsWith('.ts') ? [path] : [];
-  });
+  return readdirSync(join(root, dir))
+    .sort()
+    .flatMap((name) => {
+      const path = posix.join(dir, name);
+      if (statSync(join(root, path)).isDirectory()) return tsFiles(root, path);
+      return name.endsWith('.ts') ? [path] : [];
+    });
 }
 
 /** The file a relative specifier names under NodeNext rules (`./x.js` is `./x.ts` in the sources). */

@@ -74,7 +74,9 @@ function violations(edges: readonly Edge[]): string[] {
 /** Where each import of a violation's chain is written: `src/a.ts:12 (type)`. */
 function where(edges: readonly Edge[], violation: string): string {
   const chain = violation.slice(violation.indexOf(': ') + 2).split(' → ');
-  const lines = chain.slice(1).flatMap((to, i) => edges.filter((e) => e.from === chain[i] && e.to === to).map((e) => `${e.from}:${e.line} (${e.kind})`));
+  const lines = chain
+    .slice(1)
+    .flatMap((to, i) => edges.filter((e) => e.from === chain[i] && e.to === to).map((e) => `${e.from}:${e.line} (${e.kind})`));
   return `  at ${lines.join(', ')}`;
 }
 
@@ -101,11 +103,17 @@ describe('layering of src/', () => {
       report.push(`${added.length} new violation(s) of the layering (fix the import; do not add it to KNOWN_VIOLATIONS):`);
       for (const v of added) {
         const rule = RULES.find((r) => v.startsWith(`${r.name}:`));
-        report.push(`- ${v}`, ...(rule ? [`  why: ${rule.why}`] : ['  why: a cycle makes load order matter and the layers inseparable']), where(graph.edges, v));
+        report.push(
+          `- ${v}`,
+          ...(rule ? [`  why: ${rule.why}`] : ['  why: a cycle makes load order matter and the layers inseparable']),
+          where(graph.edges, v),
+        );
       }
     }
     if (gone.length > 0) {
-      report.push(`${gone.length} known violation(s) no longer occur: delete them from KNOWN_VIOLATIONS in test/architecture/layering.test.ts:`);
+      report.push(
+        `${gone.length} known violation(s) no longer occur: delete them from KNOWN_VIOLATIONS in test/architecture/layering.test.ts:`,
+      );
       for (const v of gone) report.push(`- ${JSON.stringify(v)}`);
     }
     assert.ok(report.length === 0, report.join('\n'));
@@ -144,8 +152,19 @@ describe('the layering check itself', () => {
   });
 
   test('cycles are reported once each, as file chains from their smallest file', () => {
-    const found = violations([edge('src/c.ts', 'src/a.ts'), edge('src/a.ts', 'src/b.ts'), edge('src/b.ts', 'src/c.ts'), edge('src/b.ts', 'src/a.ts'), edge('src/d.ts', 'src/d.ts'), edge('src/a.ts', 'zod', true)]);
-    assert.deepEqual(found, ['cycle: src/a.ts → src/b.ts → src/a.ts', 'cycle: src/a.ts → src/b.ts → src/c.ts → src/a.ts', 'cycle: src/d.ts → src/d.ts']);
+    const found = violations([
+      edge('src/c.ts', 'src/a.ts'),
+      edge('src/a.ts', 'src/b.ts'),
+      edge('src/b.ts', 'src/c.ts'),
+      edge('src/b.ts', 'src/a.ts'),
+      edge('src/d.ts', 'src/d.ts'),
+      edge('src/a.ts', 'zod', true),
+    ]);
+    assert.deepEqual(found, [
+      'cycle: src/a.ts → src/b.ts → src/a.ts',
+      'cycle: src/a.ts → src/b.ts → src/c.ts → src/a.ts',
+      'cycle: src/d.ts → src/d.ts',
+    ]);
   });
 
   test('the scanner reads every form of import and nothing inside comments, strings, templates or regular expressions', () => {
@@ -162,24 +181,27 @@ describe('the layering check itself', () => {
       "const r = /'|\"|`|\\/\\/|from '\\.\\/regex\\.js'/g.test(x) ? 1 / 2 : 3;",
       "// import x from './line-comment.js';",
       "/* import y from './block-comment.js'; */",
-      "const s = \"import z from './string.js'\";",
+      'const s = "import z from \'./string.js\'";',
       "const t = `import w from './template.js' ${ { k: import('./in-template.js') }.k } import('./after.js')`;",
       "const u = import.meta.url; obj.import('./method.js'); x.from('./property.js');",
       'const v = await import(name);',
     ].join('\n');
     const scan = scanImports(source);
-    assert.deepEqual(scan.imports.map((i) => `${i.kind} ${i.specifier} @${i.line}`), [
-      'static ./a.js @1',
-      'type ./b.js @2',
-      'static ../c.js @3',
-      'static ./side-effect.js @5',
-      'static ./star.js @6',
-      'static ./e.js @7',
-      'type ./f.js @8',
-      'dynamic ./g.js @9',
-      'dynamic ./h.js @10',
-      'dynamic ./in-template.js @15',
-    ]);
+    assert.deepEqual(
+      scan.imports.map((i) => `${i.kind} ${i.specifier} @${i.line}`),
+      [
+        'static ./a.js @1',
+        'type ./b.js @2',
+        'static ../c.js @3',
+        'static ./side-effect.js @5',
+        'static ./star.js @6',
+        'static ./e.js @7',
+        'type ./f.js @8',
+        'dynamic ./g.js @9',
+        'dynamic ./h.js @10',
+        'dynamic ./in-template.js @15',
+      ],
+    );
     assert.deepEqual(scan.computed, [17]);
   });
 });

@@ -49,29 +49,44 @@ test('a host that does not resolve: "host not found", with the URL and the host 
   const started = Date.now();
   const e = await connectError('http://nonexistent.invalid/mcp', { timeoutMs: 10_000 });
   assert.ok(e instanceof ChannelError, `got ${String(e)} after ${Date.now() - started} ms`);
-  assert.ok(e.message.startsWith('could not connect to http://nonexistent.invalid/mcp: host not found (nonexistent.invalid does not resolve'), e.message);
+  assert.ok(
+    e.message.startsWith('could not connect to http://nonexistent.invalid/mcp: host not found (nonexistent.invalid does not resolve'),
+    e.message,
+  );
   assert.match(e.message, /Check the host name in the URL/);
 });
 
 test('an HTML page: "not an MCP endpoint", with the URL, the status, the content type and the page title', async (t) => {
   const s = await rawServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>Welcome to nginx!</title></head><body>hi</body></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><html><head><title>Welcome to nginx!</title></head><body>hi</body></html>');
   });
   t.after(() => s.close());
   const e = await connectError(s.url);
   assert.ok(e instanceof ChannelError, `got ${String(e)}`);
-  assert.ok(e.message.startsWith(`${s.url.href} is not an MCP endpoint: it answered POST server/discover with HTTP 200 text/html, an HTML page titled "Welcome to nginx!"`), e.message);
+  assert.ok(
+    e.message.startsWith(
+      `${s.url.href} is not an MCP endpoint: it answered POST server/discover with HTTP 200 text/html, an HTML page titled "Welcome to nginx!"`,
+    ),
+    e.message,
+  );
   assert.match(e.message, /Check the URL/);
   assert.equal(e.status, 200);
   assert.match(e.body ?? '', /<title>Welcome to nginx!<\/title>/);
 });
 
 test('JSON that is not JSON-RPC (another API): "not an MCP endpoint", with what came back', async (t) => {
-  const s = await rawServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.4"}'));
+  const s = await rawServer(
+    (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.4"}'),
+  );
   t.after(() => s.close());
   const e = await connectError(s.url);
   assert.ok(e instanceof ChannelError, `got ${String(e)}`);
-  assert.match(e.message, /is not an MCP endpoint: it answered POST server\/discover with HTTP 200 application\/json, "\{\\"status\\":\\"ok\\",\\"version\\":\\"1\.4\\"\}"/);
+  assert.match(
+    e.message,
+    /is not an MCP endpoint: it answered POST server\/discover with HTTP 200 application\/json, "\{\\"status\\":\\"ok\\",\\"version\\":\\"1\.4\\"\}"/,
+  );
 });
 
 for (const status of [404, 405, 501]) {
@@ -87,8 +102,11 @@ for (const status of [404, 405, 501]) {
       `${s.url.href} is not an MCP endpoint: it answered POST server/discover with HTTP ${status}, POST initialize with HTTP ${status} and GET (the 2024-11-05 HTTP+SSE stream) with HTTP ${status}`,
     );
     assert.match(e.message, /Check the URL: it must be the server's MCP endpoint/);
-    assert.ok(e.cause instanceof ChannelError, 'the last step\'s own error is the cause');
-    assert.deepEqual(rec.log.map((x) => `${x.method} ${x.body?.method ?? '-'} ${x.status}`), [`POST server/discover ${status}`, `POST initialize ${status}`, `GET - ${status}`]);
+    assert.ok(e.cause instanceof ChannelError, "the last step's own error is the cause");
+    assert.deepEqual(
+      rec.log.map((x) => `${x.method} ${x.body?.method ?? '-'} ${x.status}`),
+      [`POST server/discover ${status}`, `POST initialize ${status}`, `GET - ${status}`],
+    );
   });
 }
 

@@ -54,11 +54,14 @@ test('modern HTTP: MCP-Protocol-Version + Mcp-Method on every request, Mcp-Name 
     await client.getPrompt('greet', { name: 'Ada' });
     await client.callTool('route', { region: 'eu' });
     const posts = rec.log.filter((e) => e.method === 'POST');
-    assert.deepEqual(posts.map((e) => e.body!.method), ['server/discover', 'tools/list', 'resources/list', 'resources/read', 'prompts/get', 'tools/call']);
+    assert.deepEqual(
+      posts.map((e) => e.body!.method),
+      ['server/discover', 'tools/list', 'resources/list', 'resources/read', 'prompts/get', 'tools/call'],
+    );
     for (const e of posts) {
       assert.equal(e.headers['mcp-protocol-version'], '2026-07-28', e.body!.method);
       assert.equal(e.headers['mcp-method'], e.body!.method);
-      assert.equal(e.headers['accept'], 'application/json, text/event-stream');
+      assert.equal(e.headers.accept, 'application/json, text/event-stream');
       assert.equal(e.status, 200, `${e.body!.method} was refused by the server: ${e.status}`);
     }
     const name = (m: string) => posts.find((e) => e.body!.method === m)!.headers['mcp-name'];
@@ -84,11 +87,26 @@ test('x-mcp-header: Mcp-Param-* mirror the annotated arguments; unsafe values ar
   try {
     await client.listTools();
     const cases: Array<{ args: Msg; expect: Record<string, string | undefined>; raw?: Record<string, boolean> }> = [
-      { args: { region: 'eu-west-1', count: 42, dry: true, where: { zone: 'b' }, free: 'not mirrored' }, expect: { region: 'eu-west-1', count: '42', dry: 'true', zone: 'b', note: undefined } },
-      { args: { region: 'Zürich', dry: false, note: null }, expect: { region: 'Zürich', dry: 'false', count: undefined, note: undefined, zone: undefined }, raw: { region: false } },
-      { args: { region: ' padded ', note: 'tab\there' }, expect: { region: ' padded ', note: 'tab\there' }, raw: { region: false, note: false } }, // a tab is a control character: base64
+      {
+        args: { region: 'eu-west-1', count: 42, dry: true, where: { zone: 'b' }, free: 'not mirrored' },
+        expect: { region: 'eu-west-1', count: '42', dry: 'true', zone: 'b', note: undefined },
+      },
+      {
+        args: { region: 'Zürich', dry: false, note: null },
+        expect: { region: 'Zürich', dry: 'false', count: undefined, note: undefined, zone: undefined },
+        raw: { region: false },
+      },
+      {
+        args: { region: ' padded ', note: 'tab\there' },
+        expect: { region: ' padded ', note: 'tab\there' },
+        raw: { region: false, note: false },
+      }, // a tab is a control character: base64
       { args: { region: '=?base64?aGk=?=', count: -7 }, expect: { region: '=?base64?aGk=?=', count: '-7' }, raw: { region: false } },
-      { args: { region: 'line\nbreak', note: '日本' }, expect: { region: 'line\nbreak', note: '日本' }, raw: { region: false, note: false } },
+      {
+        args: { region: 'line\nbreak', note: '日本' },
+        expect: { region: 'line\nbreak', note: '日本' },
+        raw: { region: false, note: false },
+      },
     ];
     for (const c of cases) {
       const result = await client.callTool('route', c.args);
@@ -133,8 +151,17 @@ const TOOLS: Msg[] = [
   { name: 'number_type', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } },
   { name: 'not_a_token', inputSchema: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'Bad Header' } } } },
   { name: 'empty_name', inputSchema: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': '' } } } },
-  { name: 'duplicate', inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'region' } } } },
-  { name: 'in_items', inputSchema: { type: 'object', properties: { l: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } } } },
+  {
+    name: 'duplicate',
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'region' } },
+    },
+  },
+  {
+    name: 'in_items',
+    inputSchema: { type: 'object', properties: { l: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } } },
+  },
   { name: 'in_anyof', inputSchema: { type: 'object', properties: { u: { anyOf: [{ type: 'string', 'x-mcp-header': 'U' }] } } } },
   { name: 'object_type', inputSchema: { type: 'object', properties: { o: { type: 'object', 'x-mcp-header': 'O' } } } },
 ];
@@ -148,8 +175,10 @@ async function invalidToolsServer() {
     if (m.id === undefined) return void res.writeHead(202).end();
     const reply = (result: Msg) => json(res, 200, { jsonrpc: '2.0', id: m.id, result }, modern ? {} : { 'mcp-session-id': 'sess-1' });
     if (m.method === 'server/discover') return reply(discoverResult());
-    if (m.method === 'initialize') return reply({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } });
-    if (m.method === 'tools/list') return reply(modern ? { resultType: 'complete', tools: TOOLS, ttlMs: 0, cacheScope: 'public' } : { tools: TOOLS });
+    if (m.method === 'initialize')
+      return reply({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } });
+    if (m.method === 'tools/list')
+      return reply(modern ? { resultType: 'complete', tools: TOOLS, ttlMs: 0, cacheScope: 'public' } : { tools: TOOLS });
     json(res, 200, { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'nope' } });
   });
 }
@@ -162,10 +191,20 @@ test('modern HTTP: tools with invalid x-mcp-header annotations are dropped from 
   try {
     assert.equal(client.era, 'modern');
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['good', 'plain']);
-    assert.deepEqual((await client.listAllTools()).map((t) => t.name), ['good', 'plain']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['good', 'plain'],
+    );
+    assert.deepEqual(
+      (await client.listAllTools()).map((t) => t.name),
+      ['good', 'plain'],
+    );
     const dropped = TOOLS.slice(2).map((t) => t.name as string);
-    for (const name of dropped) assert.ok(warnings.some((w) => w.includes(name)), `no warning names ${name}: ${warnings.join(' | ')}`);
+    for (const name of dropped)
+      assert.ok(
+        warnings.some((w) => w.includes(name)),
+        `no warning names ${name}: ${warnings.join(' | ')}`,
+      );
   } finally {
     await client.close();
     await s.close();
@@ -179,7 +218,10 @@ test('legacy HTTP session (2025-11-25): x-mcp-header does not exist there, so no
   const client = await connect(s.url, { protocolVersion: '2025-11-25', onWarning: (w) => warnings.push(w) });
   try {
     assert.equal(client.era, 'legacy');
-    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      TOOLS.map((t) => t.name),
+    );
     assert.deepEqual(warnings, []);
   } finally {
     await client.close();

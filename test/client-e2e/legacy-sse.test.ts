@@ -42,7 +42,12 @@ async function httpSseServer() {
     const p = m.params ?? {};
     switch (m.method) {
       case 'initialize':
-        return { protocolVersion: '2024-11-05', capabilities: { tools: {}, prompts: {}, resources: {} }, serverInfo: { name: 'raw-sse', version: '0.1' }, instructions: 'old school' };
+        return {
+          protocolVersion: '2024-11-05',
+          capabilities: { tools: {}, prompts: {}, resources: {} },
+          serverInfo: { name: 'raw-sse', version: '0.1' },
+          instructions: 'old school',
+        };
       case 'ping':
         return {};
       case 'tools/list':
@@ -52,7 +57,11 @@ async function httpSseServer() {
         if (p.name === 'slow') {
           for (let i = 1; i <= 3; i++) {
             await new Promise((r) => setTimeout(r, 20));
-            emit(sid, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: p._meta?.progressToken, progress: i, total: 3 } });
+            emit(sid, {
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progressToken: p._meta?.progressToken, progress: i, total: 3 },
+            });
           }
           return { content: [{ type: 'text', text: 'slow done' }] };
         }
@@ -61,7 +70,9 @@ async function httpSseServer() {
             ask(sid, 'sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi?' } }], maxTokens: 5 }),
             ask(sid, 'roots/list', {}),
           ]);
-          return { content: [{ type: 'text', text: JSON.stringify([sample.result?.content?.text, roots.result?.roots?.map((r: Msg) => r.uri)]) }] };
+          return {
+            content: [{ type: 'text', text: JSON.stringify([sample.result?.content?.text, roots.result?.roots?.map((r: Msg) => r.uri)]) }],
+          };
         }
         return { error: { code: -32602, message: `unknown tool ${p.name}` } };
       }
@@ -94,7 +105,14 @@ async function httpSseServer() {
       res.writeHead(202).end('Accepted');
       if (m.method === undefined) return waiting.get(String(m.id))?.(m);
       if (m.id === undefined) return;
-      void answer(sid, m).then((out) => emit(sid, 'error' in out && Object.keys(out).length === 1 ? { jsonrpc: '2.0', id: m.id, error: out.error } : { jsonrpc: '2.0', id: m.id, result: out }));
+      void answer(sid, m).then((out) =>
+        emit(
+          sid,
+          'error' in out && Object.keys(out).length === 1
+            ? { jsonrpc: '2.0', id: m.id, error: out.error }
+            : { jsonrpc: '2.0', id: m.id, result: out },
+        ),
+      );
       return;
     }
     // Everything else, the POSTs of Streamable HTTP included, is not here.
@@ -119,7 +137,9 @@ for (const pinned of [undefined, '2024-11-05'] as const) {
       // The order of the steps: [probe →] initialize POST to the URL → GET → initialize to the endpoint.
       // The initialize answer travels on the stream and may overtake its POST's 202: wait for the replies.
       await until(() => rec.log.slice(0, pinned ? 3 : 4).every((e) => e.status !== undefined), 'the replies of the first steps');
-      const steps = rec.log.slice(0, pinned ? 3 : 4).map((e) => [e.method, new URL(e.url).pathname, e.body?.method, e.status].filter((x) => x !== undefined).join(' '));
+      const steps = rec.log
+        .slice(0, pinned ? 3 : 4)
+        .map((e) => [e.method, new URL(e.url).pathname, e.body?.method, e.status].filter((x) => x !== undefined).join(' '));
       assert.deepEqual(steps, [
         ...(pinned ? [] : ['POST /mcp server/discover 404']),
         'POST /mcp initialize 404',
@@ -127,9 +147,15 @@ for (const pinned of [undefined, '2024-11-05'] as const) {
         'POST /mcp/messages initialize 202',
       ]);
       assert.equal(rec.log[pinned ? 1 : 2]!.headers.accept, 'text/event-stream');
-      assert.deepEqual(s.received.slice(0, 2).map((m) => m.method), ['initialize', 'notifications/initialized']);
+      assert.deepEqual(
+        s.received.slice(0, 2).map((m) => m.method),
+        ['initialize', 'notifications/initialized'],
+      );
 
-      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['echo', 'slow', 'ask']);
+      assert.deepEqual(
+        (await client.listTools()).tools.map((t) => t.name),
+        ['echo', 'slow', 'ask'],
+      );
       assert.equal(textOf(await client.callTool('echo', { text: 'hi' })), 'echo: hi');
       const seen: number[] = [];
       assert.equal(textOf(await client.callTool('slow', {}, { onProgress: (p) => seen.push(p.progress) })), 'slow done');
@@ -162,7 +188,7 @@ for (const pinned of [undefined, '2024-11-05'] as const) {
   });
 }
 
-test('this project\'s server behind a front that refuses Streamable HTTP POSTs: the client lands on its HTTP+SSE endpoint; the battery passes at 2024-11-05', async (t) => {
+test("this project's server behind a front that refuses Streamable HTTP POSTs: the client lands on its HTTP+SSE endpoint; the battery passes at 2024-11-05", async (t) => {
   const server = buildFixtureServer();
   const handler = createNodeHandler(server);
   // POSTs without ?sessionId= are Streamable HTTP: refuse them as a 2024-11-05-only server would.

@@ -22,7 +22,10 @@ const subOf = (n: JsonRpcNotification) => (n.params?._meta as Record<string, unk
 async function within<T>(p: Promise<T>, ms = 2000, what = 'a notification'): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -86,7 +89,10 @@ test('legacy session (2025-11-25): listen yields list_changed from the standalon
   try {
     const stream = client.listen({ toolsListChanged: true, resourceSubscriptions: ['fixture://static'] });
     await streamOpen(rec.log, isGet, 1);
-    await until(() => rec.posts('resources/subscribe').length === 1 && rec.posts('resources/subscribe')[0]!.status === 200, 'resources/subscribe');
+    await until(
+      () => rec.posts('resources/subscribe').length === 1 && rec.posts('resources/subscribe')[0]!.status === 200,
+      'resources/subscribe',
+    );
     s.server.tool('late1', () => 'x');
     assert.equal((await within(stream.next())).value.method, 'notifications/tools/list_changed');
     s.server.resourceUpdated('fixture://static');
@@ -123,7 +129,7 @@ test('legacy session: after a transparent re-initialize (the server expired the 
     await streamOpen(rec.log, (e) => e.method === 'GET', 2);
     const fresh = rec.posts('initialize')[1]!.responseHeaders!['mcp-session-id'];
     const resubscribed = () => rec.posts('resources/subscribe').some((e) => e.headers['mcp-session-id'] === fresh && e.status === 200);
-    await until(resubscribed, 'resources/subscribe on the new session (the old session\'s subscription died with it)');
+    await until(resubscribed, "resources/subscribe on the new session (the old session's subscription died with it)");
     s.server.resourceUpdated('fixture://static');
     const upd = await within(stream.next(), 1000, 'resources/updated after the re-initialize');
     assert.equal(upd.value.params?.uri, 'fixture://static');
@@ -135,7 +141,10 @@ test('legacy session: after a transparent re-initialize (the server expired the 
 
 const HINTS = { 'tools/list': { ttlMs: 150, scope: 'public' as const }, 'resources/read': { ttlMs: 60_000, scope: 'private' as const } };
 
-async function cached(s: Served, options: { cache?: boolean; protocolVersion?: '2025-11-25' } = {}): Promise<{ client: Client; rec: ReturnType<typeof recordingFetch> }> {
+async function cached(
+  s: Served,
+  options: { cache?: boolean; protocolVersion?: '2025-11-25' } = {},
+): Promise<{ client: Client; rec: ReturnType<typeof recordingFetch> }> {
   const rec = recordingFetch();
   return { client: await connect(s.url, { fetch: rec.fetch, ...options }), rec };
 }
@@ -158,7 +167,10 @@ test('cache: a tools/list is served from cache while ttlMs lasts and fetched aga
     await client.readResource('fixture://items/1');
     await client.readResource('fixture://items/2');
     await client.readResource('fixture://items/1');
-    assert.deepEqual(rec.posts('resources/read').map((e) => e.body!.params.uri), ['fixture://static', 'fixture://items/1', 'fixture://items/2']);
+    assert.deepEqual(
+      rec.posts('resources/read').map((e) => e.body!.params.uri),
+      ['fixture://static', 'fixture://items/1', 'fixture://items/2'],
+    );
     // Calls are never cached.
     await client.callTool('echo', { text: 'a' });
     await client.callTool('echo', { text: 'a' });

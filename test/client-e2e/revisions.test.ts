@@ -19,22 +19,32 @@ import { recordingFetch, serveFixture, type Exchange } from './support.js';
 
 /** The battery's wire view, built from the recorded HTTP POSTs (what the client sent). */
 function wireOf(log: Exchange[]): Wire {
-  const sent = (m?: string) => log.filter((e) => e.method === 'POST' && e.body && (m === undefined || e.body.method === m)).map((e) => e.body!);
+  const sent = (m?: string) =>
+    log.filter((e) => e.method === 'POST' && e.body && (m === undefined || e.body.method === m)).map((e) => e.body!);
   return { log: [], sent, got: () => [] };
 }
 
-async function battery(t: { test: (name: string, fn: () => Promise<void>) => Promise<void> }, client: Client, rev: ProtocolVersion, h: ReturnType<typeof askHandlers>, log: Exchange[]) {
+async function battery(
+  t: { test: (name: string, fn: () => Promise<void>) => Promise<void> },
+  client: Client,
+  rev: ProtocolVersion,
+  h: ReturnType<typeof askHandlers>,
+  log: Exchange[],
+) {
   await t.test('features: tools, prompt, resources, template', () => features(client, rev));
   // completion/complete is in every revision's ClientRequest; the server gates 2024-11-05 on the capability.
   if (rev !== '2024-11-05') await t.test('completion/complete', () => completion(client));
   await t.test('progress reaches onProgress over HTTP and resets the timeout', () => progress(client, rev));
   // 2026-07-28 HTTP: closing the request's stream IS the cancellation (no notification); legacy: notifications/cancelled.
-  await t.test(`AbortSignal → ${rev === MODERN ? 'the POST stream closes' : 'notifications/cancelled'} → ctx.signal aborts on the server`, async () => {
-    await cancellation(client);
-    const block = log.find((e) => e.body?.method === 'tools/call' && e.body.params.name === 'block')!.body!.id;
-    const told = log.filter((e) => e.body?.method === 'notifications/cancelled' && e.body.params.requestId === block);
-    assert.equal(told.length, rev === MODERN ? 0 : 1);
-  });
+  await t.test(
+    `AbortSignal → ${rev === MODERN ? 'the POST stream closes' : 'notifications/cancelled'} → ctx.signal aborts on the server`,
+    async () => {
+      await cancellation(client);
+      const block = log.find((e) => e.body?.method === 'tools/call' && e.body.params.name === 'block')!.body!.id;
+      const told = log.filter((e) => e.body?.method === 'notifications/cancelled' && e.body.params.requestId === block);
+      assert.equal(told.length, rev === MODERN ? 0 : 1);
+    },
+  );
   const how = rev === MODERN ? 'input_required rounds (one POST per round)' : 'server-to-client requests on the SSE stream';
   await t.test(`onElicit/onSample/onRoots answer ${how}`, async () => {
     await asks(client, rev, h, wireOf(log));
@@ -47,7 +57,10 @@ async function battery(t: { test: (name: string, fn: () => Promise<void>) => Pro
       assert.equal(calls.filter((e) => e.body!.params.inputResponses).length, calls.length - 2);
     } else {
       // The server's requests came on the tools/call POST's own SSE stream; each answer is a POST of its own.
-      assert.ok(calls.every((e) => e.responseHeaders?.['content-type']?.startsWith('text/event-stream')), 'ask replied without SSE');
+      assert.ok(
+        calls.every((e) => e.responseHeaders?.['content-type']?.startsWith('text/event-stream')),
+        'ask replied without SSE',
+      );
       assert.equal(answers.length, total);
       // A call's result may overtake the 202 of an answer's own POST: wait for those replies.
       await until(() => answers.every((e) => e.status !== undefined), 'the replies to the posted answers');
@@ -73,13 +86,19 @@ for (const rev of REVISIONS) {
       if (rev !== MODERN) {
         // Every POST after initialize carries the session; 2025-06-18+ also the version header.
         const later = rec.log.filter((e) => e.method === 'POST' && e.body?.method !== 'initialize');
-        assert.ok(later.every((e) => e.headers['mcp-session-id']), 'a legacy POST without Mcp-Session-Id');
+        assert.ok(
+          later.every((e) => e.headers['mcp-session-id']),
+          'a legacy POST without Mcp-Session-Id',
+        );
         const versions = new Set(later.map((e) => e.headers['mcp-protocol-version']));
         assert.deepEqual([...versions], [rev >= '2025-06-18' ? rev : undefined]);
         // The 2026-07-28 request-metadata headers belong to the modern wire only.
         assert.ok(rec.log.every((e) => e.headers['mcp-method'] === undefined && e.headers['mcp-name'] === undefined));
       } else {
-        assert.ok(rec.log.every((e) => e.headers['mcp-session-id'] === undefined), 'a modern request with a session id');
+        assert.ok(
+          rec.log.every((e) => e.headers['mcp-session-id'] === undefined),
+          'a modern request with a session id',
+        );
       }
     } finally {
       await client.close();
@@ -91,7 +110,12 @@ for (const rev of REVISIONS) {
 
 const detection: Array<{ name: string; eras?: { legacy?: boolean; modern?: boolean }; rev: ProtocolVersion; initialize: number }> = [
   { name: 'dual-era server → modern', rev: MODERN, initialize: 0 },
-  { name: 'legacy-only server (eras.modern=false) → legacy 2025-11-25 over Streamable HTTP', eras: { modern: false }, rev: '2025-11-25', initialize: 1 },
+  {
+    name: 'legacy-only server (eras.modern=false) → legacy 2025-11-25 over Streamable HTTP',
+    eras: { modern: false },
+    rev: '2025-11-25',
+    initialize: 1,
+  },
   { name: 'modern-only server (eras.legacy=false) → modern', eras: { legacy: false }, rev: MODERN, initialize: 0 },
 ];
 

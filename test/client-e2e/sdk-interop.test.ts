@@ -41,17 +41,26 @@ async function exercise(client: Client, rev: ProtocolVersion, h: ReturnType<type
   const seen: number[] = [];
   assert.equal(textOf(await client.callTool('count', { to: 3 }, { onProgress: (p) => seen.push(p.progress) })), 'counted to 3');
   assert.deepEqual(seen, [1, 2, 3]);
-  assert.deepEqual((await client.readResource('sdk://greeting')).contents, [{ uri: 'sdk://greeting', mimeType: 'text/plain', text: 'hello from the SDK' }]);
+  assert.deepEqual((await client.readResource('sdk://greeting')).contents, [
+    { uri: 'sdk://greeting', mimeType: 'text/plain', text: 'hello from the SDK' },
+  ]);
   const prompt = await client.getPrompt('review', { language: 'go' });
   assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: 'Review this go code.' } }]);
-  assert.deepEqual((await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'language', value: 'r' })).values, ['rust', 'ruby']);
+  assert.deepEqual((await client.complete({ type: 'ref/prompt', name: 'review' }, { name: 'language', value: 'r' })).values, [
+    'rust',
+    'ruby',
+  ]);
 
   // listen(): the SDK's subscriptions/listen stream (modern) or the session's GET stream (legacy).
   const stream = client.listen({ toolsListChanged: true });
-  const opened = (e: Exchange) => e.status === 200 && (rev === '2026-07-28' ? e.body?.method === 'subscriptions/listen' : e.method === 'GET');
+  const opened = (e: Exchange) =>
+    e.status === 200 && (rev === '2026-07-28' ? e.body?.method === 'subscriptions/listen' : e.method === 'GET');
   await until(() => log.some(opened), 'the stream listen() relies on');
   assert.equal(textOf(await client.callTool('touch')), 'touched');
-  const changed = await Promise.race([stream.next(), new Promise<never>((_, no) => setTimeout(() => no(new Error('no list_changed from the SDK')), 3000).unref())]);
+  const changed = await Promise.race([
+    stream.next(),
+    new Promise<never>((_, no) => setTimeout(() => no(new Error('no list_changed from the SDK')), 3000).unref()),
+  ]);
   assert.equal(changed.value.method, 'notifications/tools/list_changed');
   await stream.return!();
 
@@ -70,12 +79,18 @@ async function exercise(client: Client, rev: ProtocolVersion, h: ReturnType<type
   assert.equal(h.asked[0]!.message, 'Who are you?');
   if (rev === '2026-07-28') {
     // mrtr.mdx: an input_required round, then the retry with inputResponses under the server's key.
-    assert.deepEqual(exchanges.map((e) => e.body?.method), ['tools/call', 'tools/call']);
+    assert.deepEqual(
+      exchanges.map((e) => e.body?.method),
+      ['tools/call', 'tools/call'],
+    );
     assert.equal(exchanges[1]!.body!.id !== exchanges[0]!.body!.id, true, 'the retry has a new id');
     assert.deepEqual(exchanges[1]!.body!.params.inputResponses, { who: { action: 'accept', content: { name: 'Ada' } } });
   } else {
     // The SDK's legacy shim: a real elicitation/create on the call's SSE stream, answered by a POST.
-    assert.deepEqual(exchanges.map((e) => e.body?.method ?? 'response'), ['tools/call', 'response']);
+    assert.deepEqual(
+      exchanges.map((e) => e.body?.method ?? 'response'),
+      ['tools/call', 'response'],
+    );
     assert.match(exchanges[0]!.responseHeaders!['content-type']!, /^text\/event-stream/);
     assert.deepEqual(exchanges[1]!.body!.result, { action: 'accept', content: { name: 'Ada' } });
     // The tools/call result may overtake the 202 of the answer's own POST: wait for it.
@@ -84,7 +99,12 @@ async function exercise(client: Client, rev: ProtocolVersion, h: ReturnType<type
   }
 }
 
-const cases: Array<{ mode: 'stateless' | 'modern-only' | 'session'; pinned?: ProtocolVersion; era: 'modern' | 'legacy'; rev: ProtocolVersion }> = [
+const cases: Array<{
+  mode: 'stateless' | 'modern-only' | 'session';
+  pinned?: ProtocolVersion;
+  era: 'modern' | 'legacy';
+  rev: ProtocolVersion;
+}> = [
   { mode: 'stateless', era: 'modern', rev: '2026-07-28' },
   { mode: 'stateless', pinned: '2026-07-28', era: 'modern', rev: '2026-07-28' },
   { mode: 'modern-only', era: 'modern', rev: '2026-07-28' },
@@ -124,7 +144,11 @@ for (const c of cases) {
       }
       await exercise(client, c.rev, h, rec.log);
       const refused = rec.log.filter((e) => e.method === 'POST' && e.status !== 200 && e.status !== 202 && e !== first);
-      assert.deepEqual(refused.map((e) => `${e.body?.method} ${e.status}`), [], 'the SDK refused a request');
+      assert.deepEqual(
+        refused.map((e) => `${e.body?.method} ${e.status}`),
+        [],
+        'the SDK refused a request',
+      );
       if (c.era === 'legacy') {
         const sid = rec.posts('initialize')[0]!.responseHeaders!['mcp-session-id'];
         assert.ok(sid, 'the SDK minted a session');
@@ -177,7 +201,11 @@ test('official SDK modern-only handler, pinned 2025-11-25: its 400 + -32022 answ
       assert.deepEqual((e.data as { supported?: unknown }).supported, ['2026-07-28']);
       return true;
     });
-    assert.deepEqual(rec.log.map((e) => `${e.method} ${e.status}`), ['POST 400'], 'no GET for an HTTP+SSE endpoint');
+    assert.deepEqual(
+      rec.log.map((e) => `${e.method} ${e.status}`),
+      ['POST 400'],
+      'no GET for an HTTP+SSE endpoint',
+    );
   } finally {
     await sdk.stop();
   }

@@ -21,7 +21,8 @@ import { buildFixtureServer } from '../fixtures/client-server/server.js';
 import { until } from '../support/wait.js';
 import { nodeServer, recordingFetch, serveFixture, type Exchange } from './support.js';
 
-const sessionOf = (rec: { log: Exchange[] }) => rec.log.find((e) => e.body?.method === 'initialize' && e.responseHeaders?.['mcp-session-id'])?.responseHeaders!['mcp-session-id'];
+const sessionOf = (rec: { log: Exchange[] }) =>
+  rec.log.find((e) => e.body?.method === 'initialize' && e.responseHeaders?.['mcp-session-id'])?.responseHeaders?.['mcp-session-id'];
 
 for (const rev of ['2025-03-26', '2025-06-18', '2025-11-25'] as ProtocolVersion[]) {
   test(`[${rev}] a session the server ended (404) is re-initialized transparently and the call retried once`, async (t) => {
@@ -40,7 +41,10 @@ for (const rev of ['2025-03-26', '2025-06-18', '2025-11-25'] as ProtocolVersion[
       const mark = rec.log.length;
       assert.equal(textOf(await client.callTool('echo', { text: 'two' })), 'echo: two');
       const posts = rec.log.slice(mark).filter((e) => e.method === 'POST');
-      assert.deepEqual(posts.map((e) => `${e.body?.method} ${e.status}`), ['tools/call 404', 'initialize 200', 'notifications/initialized 202', 'tools/call 200']);
+      assert.deepEqual(
+        posts.map((e) => `${e.body?.method} ${e.status}`),
+        ['tools/call 404', 'initialize 200', 'notifications/initialized 202', 'tools/call 200'],
+      );
       const second = posts[1]!.responseHeaders!['mcp-session-id'];
       assert.ok(second && second !== first, 'a new session id');
       assert.equal(posts[0]!.headers['mcp-session-id'], first);
@@ -58,18 +62,24 @@ for (const rev of ['2025-03-26', '2025-06-18', '2025-11-25'] as ProtocolVersion[
   });
 }
 
-const expire = (url: URL, sid: string) => fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } });
+const expire = (url: URL, sid: string) =>
+  fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } });
 const alive = async (url: URL, sid: string) => {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
   });
   await res.text();
   return res.status !== 404;
 };
 
-test('three calls that meet the same expired session share one re-initialize; close() leaves none of the client\'s sessions alive', async (t) => {
+test("three calls that meet the same expired session share one re-initialize; close() leaves none of the client's sessions alive", async (t) => {
   const s = await serveFixture();
   t.after(() => s.close());
   const rec = recordingFetch();
@@ -99,7 +109,9 @@ test('after a transparent re-initialize the logLevel option still holds: logging
   const rec = recordingFetch();
   const levels: string[] = [];
   const client = await connect(s.url, {
-    protocolVersion: '2025-11-25', fetch: rec.fetch, logLevel: 'error',
+    protocolVersion: '2025-11-25',
+    fetch: rec.fetch,
+    logLevel: 'error',
     onNotification: (n) => void (n.method === 'notifications/message' && levels.push(String(n.params?.level))),
   });
   try {
@@ -144,7 +156,10 @@ for (const status of [401, 403] as const) {
     t.after(() => s.close());
     const rec = recordingFetch();
     await assert.rejects(connect(s.url, { fetch: rec.fetch }), isAuth(status));
-    assert.deepEqual(rec.log.map((e) => `${e.method} ${e.body?.method}`), ['POST server/discover']);
+    assert.deepEqual(
+      rec.log.map((e) => `${e.method} ${e.body?.method}`),
+      ['POST server/discover'],
+    );
     await s.conns.settled();
     await s.close();
   });
@@ -154,7 +169,10 @@ for (const status of [401, 403] as const) {
     t.after(() => s.close());
     const rec = recordingFetch();
     await assert.rejects(connect(s.url, { protocolVersion: '2025-11-25', fetch: rec.fetch }), isAuth(status));
-    assert.deepEqual(rec.log.map((e) => `${e.method} ${e.body?.method}`), ['POST initialize']);
+    assert.deepEqual(
+      rec.log.map((e) => `${e.method} ${e.body?.method}`),
+      ['POST initialize'],
+    );
     await s.close();
   });
 
@@ -168,7 +186,13 @@ for (const status of [401, 403] as const) {
       s.allowed.clear(); // the token is revoked
       const mark = rec.log.length;
       await assert.rejects(client.callTool('echo', { text: 'b' }), isAuth(status));
-      assert.deepEqual(rec.log.slice(mark).filter((e) => e.method === 'POST').map((e) => e.body?.method), ['tools/call']);
+      assert.deepEqual(
+        rec.log
+          .slice(mark)
+          .filter((e) => e.method === 'POST')
+          .map((e) => e.body?.method),
+        ['tools/call'],
+      );
       assert.equal(client.era, 'legacy');
       s.allowed.add('Bearer good');
       assert.equal(textOf(await client.callTool('echo', { text: 'c' })), 'echo: c', 'the session survived');
@@ -201,7 +225,10 @@ test('the headers option reaches every request: with the token, detection, the s
   await client.close();
   const kinds = new Set(rec.log.map((e) => e.method));
   assert.deepEqual([...kinds].sort(), ['DELETE', 'GET', 'POST']);
-  assert.ok(rec.log.every((e) => e.headers.authorization === 'Bearer good' && e.status !== 401), 'a request without the token');
+  assert.ok(
+    rec.log.every((e) => e.headers.authorization === 'Bearer good' && e.status !== 401),
+    'a request without the token',
+  );
   await s.conns.settled();
   await s.close();
 });
@@ -223,7 +250,12 @@ test('close() on a legacy session: DELETE with the session id (and version heade
   assert.equal(deletes[0]!.status, 200);
   const after = await fetch(s.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   await after.text();

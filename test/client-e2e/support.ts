@@ -64,7 +64,11 @@ export interface Served {
 }
 
 /** The client fixture server (test/fixtures/client-server/server.ts) on 127.0.0.1, port 0. */
-export async function serveFixture(fixture: FixtureOptions = {}, http: ServeHttpOptions = {}, server: Server = buildFixtureServer(fixture)): Promise<Served> {
+export async function serveFixture(
+  fixture: FixtureOptions = {},
+  http: ServeHttpOptions = {},
+  server: Server = buildFixtureServer(fixture),
+): Promise<Served> {
   const handle = await serveHttp(server, { port: 0, host: '127.0.0.1', ...http });
   const conns = countConnections(handle.httpServer);
   return { url: handle.url, handle, server, conns, close: async () => (await handle.close(), await server.close()) };
@@ -85,7 +89,9 @@ export function recordingFetch(): { fetch: typeof fetch; log: Exchange[]; posts(
   const log: Exchange[] = [];
   const wrapped: typeof fetch = async (input, init) => {
     const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    new Headers(init?.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
     let body: Msg | undefined;
     if (typeof init?.body === 'string') {
       try {
@@ -99,7 +105,9 @@ export function recordingFetch(): { fetch: typeof fetch; log: Exchange[]; posts(
     const res = await fetch(input, init);
     entry.status = res.status;
     entry.responseHeaders = {};
-    res.headers.forEach((v, k) => (entry.responseHeaders![k] = v));
+    res.headers.forEach((v, k) => {
+      entry.responseHeaders![k] = v;
+    });
     return res;
   };
   return { fetch: wrapped, log, posts: (m) => log.filter((e) => e.method === 'POST' && (m === undefined || e.body?.method === m)) };
@@ -119,7 +127,11 @@ export function rawServer(handler: BodyHandler): ReturnType<typeof nodeServer> {
 /** A DiscoverResult (docs/2026-07-28/server/discover.mdx) for raw modern servers. */
 export function discoverResult(capabilities: Msg = { tools: {} }): Msg {
   return {
-    resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities, ttlMs: 0, cacheScope: 'public',
+    resultType: 'complete',
+    supportedVersions: ['2026-07-28'],
+    capabilities,
+    ttlMs: 0,
+    cacheScope: 'public',
     _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'raw', version: '1' } },
   };
 }
@@ -127,7 +139,9 @@ export function discoverResult(capabilities: Msg = { tools: {} }): Msg {
 export const SDK_SERVER = fixture('sdk-server', 'server.js');
 
 /** A child we own, by PID: the official SDK server in one mode, with its URL read from stdout. */
-export async function startSdkServer(mode: 'stateless' | 'modern-only' | 'session'): Promise<{ url: URL; child: ChildProcess; stop(): Promise<void> }> {
+export async function startSdkServer(
+  mode: 'stateless' | 'modern-only' | 'session',
+): Promise<{ url: URL; child: ChildProcess; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [SDK_SERVER, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const line = await new Promise<string>((resolve, reject) => {
@@ -145,4 +159,3 @@ export async function startSdkServer(mode: 'stateless' | 'modern-only' | 'sessio
     },
   };
 }
-

@@ -14,7 +14,11 @@ import { json } from '../support/http.js';
 import { delay } from '../support/wait.js';
 import { closed, frame, mockServer, Recorder, request, sseHead, type Handler, type Mock } from './mock.js';
 
-async function withServer(handler: Handler, fn: (mock: Mock, channel: HttpChannel, rec: Recorder) => Promise<void>, options: ConstructorParameters<typeof HttpChannel>[1] = {}): Promise<void> {
+async function withServer(
+  handler: Handler,
+  fn: (mock: Mock, channel: HttpChannel, rec: Recorder) => Promise<void>,
+  options: ConstructorParameters<typeof HttpChannel>[1] = {},
+): Promise<void> {
   const mock = await mockServer(handler);
   const channel = new HttpChannel(mock.url, options);
   const rec = new Recorder();
@@ -39,9 +43,9 @@ test('POST with a JSON reply: the response resolves; Content-Type, Accept and th
       const h = mock.seen[0]!.headers;
       assert.equal(mock.seen[0]!.method, 'POST');
       assert.equal(h['content-type'], 'application/json');
-      assert.equal(h['accept'], 'application/json, text/event-stream');
+      assert.equal(h.accept, 'application/json, text/event-stream');
       assert.equal(h['mcp-method'], 'tools/list');
-      assert.equal(h['authorization'], 'Bearer t');
+      assert.equal(h.authorization, 'Bearer t');
       assert.equal(h['mcp-session-id'], undefined);
       assert.deepEqual(JSON.parse(mock.seen[0]!.body), request(1, 'tools/list'));
     },
@@ -70,7 +74,10 @@ test('SSE reply: notifications, a server request and a stray response reach onMe
       const r = await channel.request(request(7, 'tools/call', { name: 'x' }));
       assert.deepEqual(r, ok(7, { content: [] }));
       // Delivered synchronously before the resolution, in stream order.
-      assert.deepEqual(rec.messages.map((m) => ('method' in m ? m.method : `response ${String(m.id)}`)), ['notifications/progress', 'roots/list', 'response 999']);
+      assert.deepEqual(
+        rec.messages.map((m) => ('method' in m ? m.method : `response ${String(m.id)}`)),
+        ['notifications/progress', 'roots/list', 'response 999'],
+      );
     },
   );
 });
@@ -79,10 +86,18 @@ test('a 4xx carrying a JSON-RPC error resolves with it; httpStatusOf tells 400 f
   await withServer(
     (_req, res, seen) => {
       const { id, method } = JSON.parse(seen.body);
-      if (method === 'server/discover') return json(res, 400, { jsonrpc: '2.0', id, error: { code: -32022, message: 'unsupported', data: { supported: ['2026-07-28'], requested: 'x' } } });
+      if (method === 'server/discover')
+        return json(res, 400, {
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32022, message: 'unsupported', data: { supported: ['2026-07-28'], requested: 'x' } },
+        });
       if (method === 'nope') return json(res, 404, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
       // Header validation before the id was read: an error with no id.
-      return res.writeHead(400, { 'content-type': 'application/json' }), res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32020, message: 'mismatch' } }));
+      return (
+        res.writeHead(400, { 'content-type': 'application/json' }),
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32020, message: 'mismatch' } }))
+      );
     },
     async (_mock, channel) => {
       const a = await channel.request(request(1, 'server/discover'));
@@ -101,10 +116,16 @@ test('401 and 403 reject with their status and headers even with a JSON-RPC body
   await withServer(
     (_req, res, seen) => {
       const { id, method } = JSON.parse(seen.body);
-      if (method === 'a') return json(res, 401, { jsonrpc: '2.0', id, error: { code: -32001, message: 'auth' } }, { 'www-authenticate': 'Bearer resource_metadata="http://x/prm"' });
+      if (method === 'a')
+        return json(
+          res,
+          401,
+          { jsonrpc: '2.0', id, error: { code: -32001, message: 'auth' } },
+          { 'www-authenticate': 'Bearer resource_metadata="http://x/prm"' },
+        );
       if (method === 'b') return json(res, 403, { jsonrpc: '2.0', error: { code: -32600, message: 'bad origin' } });
-      if (method === 'c') return res.writeHead(405, { allow: 'GET' }), res.end('Method Not Allowed');
-      return res.writeHead(500), res.end('boom');
+      if (method === 'c') return (res.writeHead(405, { allow: 'GET' }), res.end('Method Not Allowed'));
+      return (res.writeHead(500), res.end('boom'));
     },
     async (_mock, channel) => {
       await assert.rejects(channel.request(request(1, 'a')), (e: unknown) => {
@@ -114,8 +135,14 @@ test('401 and 403 reject with their status and headers even with a JSON-RPC body
         return true;
       });
       await assert.rejects(channel.request(request(2, 'b')), (e: unknown) => e instanceof ChannelError && e.status === 403);
-      await assert.rejects(channel.request(request(3, 'c')), (e: unknown) => e instanceof ChannelError && e.status === 405 && e.body === 'Method Not Allowed');
-      await assert.rejects(channel.request(request(4, 'd')), (e: unknown) => e instanceof ChannelError && e.status === 500 && e.body === 'boom');
+      await assert.rejects(
+        channel.request(request(3, 'c')),
+        (e: unknown) => e instanceof ChannelError && e.status === 405 && e.body === 'Method Not Allowed',
+      );
+      await assert.rejects(
+        channel.request(request(4, 'd')),
+        (e: unknown) => e instanceof ChannelError && e.status === 500 && e.body === 'boom',
+      );
     },
   );
 });
@@ -126,7 +153,7 @@ test('session: Mcp-Session-Id from the initialize reply goes back on every reque
       if (req.method === 'DELETE') return res.writeHead(200).end();
       const m = JSON.parse(seen.body);
       if (m.method === 'initialize') return json(res, 200, ok(m.id, { protocolVersion: '2025-11-25' }), { 'MCP-Session-Id': 'sess-1' });
-      if (!('id' in m)) return res.writeHead(202), res.end();
+      if (!('id' in m)) return (res.writeHead(202), res.end());
       return json(res, 200, ok(m.id));
     },
     async (mock, channel) => {
@@ -158,7 +185,8 @@ test('404 to a request carrying the session id: ChannelError 404 and the session
     (_req, res, seen) => {
       const m = JSON.parse(seen.body);
       if (m.method === 'initialize') return json(res, 200, ok(m.id), { 'mcp-session-id': 'old' });
-      if (gone && seen.headers['mcp-session-id'] === 'old') return json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+      if (gone && seen.headers['mcp-session-id'] === 'old')
+        return json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
       return json(res, 200, ok(m.id));
     },
     async (mock, channel) => {
@@ -186,7 +214,12 @@ test('SSE polling: priming event + retry 300 + close → GET with Last-Event-ID 
       }
       if (req.method === 'GET') {
         sseHead(res);
-        res.write(frame({ id: 'stream-1/1', data: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'resumed' } } }));
+        res.write(
+          frame({
+            id: 'stream-1/1',
+            data: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'resumed' } },
+          }),
+        );
         res.write(frame({ id: 'stream-1/2', data: ok(2, { content: [{ type: 'text', text: 'done' }] }) }));
         res.end();
         return;
@@ -200,7 +233,7 @@ test('SSE polling: priming event + retry 300 + close → GET with Last-Event-ID 
       assert.deepEqual(r, ok(2, { content: [{ type: 'text', text: 'done' }] }));
       const get = mock.seen.find((s) => s.method === 'GET')!;
       assert.equal(get.headers['last-event-id'], 'stream-1/0');
-      assert.equal(get.headers['accept'], 'text/event-stream');
+      assert.equal(get.headers.accept, 'text/event-stream');
       assert.equal(get.headers['mcp-session-id'], 's');
       assert.equal(get.headers['mcp-protocol-version'], '2025-11-25');
       const waited = get.at - postEnded;
@@ -223,7 +256,10 @@ test('resumption keeps polling while the server keeps priming, using the default
     async (mock, channel) => {
       const r = await channel.request(request(1, 'tools/call'));
       assert.deepEqual(r, ok(1));
-      assert.deepEqual(mock.seen.filter((s) => s.method === 'GET').map((s) => s.headers['last-event-id']), ['e0', 'e1', 'e2']);
+      assert.deepEqual(
+        mock.seen.filter((s) => s.method === 'GET').map((s) => s.headers['last-event-id']),
+        ['e0', 'e1', 'e2'],
+      );
     },
     { reconnect: { initialDelayMs: 20, maxRetries: 1 } },
   );
@@ -233,7 +269,11 @@ test('a stream that ends before the response without an event id, or on the mode
   await withServer(
     (req, res) => {
       sseHead(res);
-      res.end(req.method === 'POST' ? frame({ id: 'x', data: { jsonrpc: '2.0', method: 'notifications/progress', params: {} } }).replace('id: x\n', '') : '');
+      res.end(
+        req.method === 'POST'
+          ? frame({ id: 'x', data: { jsonrpc: '2.0', method: 'notifications/progress', params: {} } }).replace('id: x\n', '')
+          : '',
+      );
     },
     async (mock, channel) => {
       await assert.rejects(channel.request(request(1, 'tools/call')), ChannelError);
@@ -273,7 +313,10 @@ test('a resume refused with 405 rejects with ChannelError 405; network failures 
       res.end(frame({ id: '1', data: '' }));
     },
     async (mock, channel) => {
-      await assert.rejects(channel.request(request(1, 'tools/call')), (e: unknown) => e instanceof ChannelError && /resume/.test(e.message));
+      await assert.rejects(
+        channel.request(request(1, 'tools/call')),
+        (e: unknown) => e instanceof ChannelError && /resume/.test(e.message),
+      );
       assert.equal(mock.seen.filter((s) => s.method === 'GET').length, 3);
     },
     { reconnect: { initialDelayMs: 5, maxDelayMs: 20, maxRetries: 2 } },
@@ -302,7 +345,10 @@ test('standalone GET stream: delivers server messages, reconnects with Last-Even
       channel.openEventStream();
       channel.openEventStream(); // once only
       await rec.until(() => rec.messages.length === 2);
-      assert.deepEqual(rec.messages.map((m) => ('method' in m ? m.method : '')), ['notifications/tools/list_changed', 'sampling/createMessage']);
+      assert.deepEqual(
+        rec.messages.map((m) => ('method' in m ? m.method : '')),
+        ['notifications/tools/list_changed', 'sampling/createMessage'],
+      );
       const gets = mock.seen.filter((s) => s.method === 'GET');
       assert.equal(gets.length, 2);
       assert.equal(gets[0]!.headers['mcp-session-id'], 'sid');
@@ -378,13 +424,19 @@ test('send: 202 resolves; a refused notification rejects with its status', async
   await withServer(
     (_req, res, seen) => {
       const m = JSON.parse(seen.body);
-      if (m.method === 'notifications/bad') return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'no' } }));
+      if (m.method === 'notifications/bad')
+        return res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'no' } }));
       res.writeHead(202).end();
     },
     async (mock, channel) => {
       await channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      await assert.rejects(channel.send({ jsonrpc: '2.0', method: 'notifications/bad' }), (e: unknown) => e instanceof ChannelError && e.status === 400);
-      assert.equal(mock.seen[0]!.headers['accept'], 'application/json, text/event-stream');
+      await assert.rejects(
+        channel.send({ jsonrpc: '2.0', method: 'notifications/bad' }),
+        (e: unknown) => e instanceof ChannelError && e.status === 400,
+      );
+      assert.equal(mock.seen[0]!.headers.accept, 'application/json, text/event-stream');
     },
   );
 });

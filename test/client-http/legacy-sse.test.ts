@@ -21,7 +21,10 @@ interface Legacy {
 }
 
 /** A 2024-11-05 server: GET /sse opens the stream and names `endpoint`; POSTs are answered on the stream by `answer`. */
-async function legacyServer(endpoint: string, answer: (m: Record<string, unknown>, stream: ServerResponse, res: ServerResponse) => void): Promise<Legacy> {
+async function legacyServer(
+  endpoint: string,
+  answer: (m: Record<string, unknown>, stream: ServerResponse, res: ServerResponse) => void,
+): Promise<Legacy> {
   let sse: ServerResponse | undefined;
   let gone: Promise<void> | undefined;
   const mock = await mockServer((req, res, seen) => {
@@ -54,17 +57,20 @@ test('endpoint discovery: the relative URI resolves against the SSE URL; request
     await channel.start(rec);
     assert.equal(channel.endpoint?.href, new URL('/messages?sessionId=abc', legacy.mock.url).href);
     const get = legacy.mock.seen[0]!;
-    assert.equal(get.headers['accept'], 'text/event-stream');
-    assert.equal(get.headers['authorization'], 'Bearer t');
+    assert.equal(get.headers.accept, 'text/event-stream');
+    assert.equal(get.headers.authorization, 'Bearer t');
     const [a, b] = await Promise.all([channel.request(request(1, 'initialize')), channel.request(request(2, 'tools/call'))]);
     assert.deepEqual(a, { jsonrpc: '2.0', id: 1, result: { echo: 'initialize' } });
     assert.deepEqual(b, { jsonrpc: '2.0', id: 2, result: { echo: 'tools/call' } });
-    assert.deepEqual(rec.messages.map((m) => ('method' in m ? m.method : '')), ['notifications/progress', 'roots/list']);
+    assert.deepEqual(
+      rec.messages.map((m) => ('method' in m ? m.method : '')),
+      ['notifications/progress', 'roots/list'],
+    );
     await channel.send({ jsonrpc: '2.0', id: 'srv', result: { roots: [] } });
     const posts = legacy.mock.seen.filter((s) => s.method === 'POST');
     assert.equal(posts.length, 3);
     assert.equal(posts[0]!.headers['content-type'], 'application/json');
-    assert.equal(posts[0]!.headers['authorization'], 'Bearer t');
+    assert.equal(posts[0]!.headers.authorization, 'Bearer t');
     assert.deepEqual(JSON.parse(posts[2]!.body), { jsonrpc: '2.0', id: 'srv', result: { roots: [] } });
     await channel.close();
     await legacy.streamClosed();
@@ -93,7 +99,10 @@ test('an endpoint on another origin is refused and the stream is dropped', async
 test('start() rejects with the status when the GET fails (the last step of era fallback)', async () => {
   const mock = await mockServer((_req, res) => res.writeHead(405, { allow: 'POST' }).end('nope'));
   try {
-    await assert.rejects(new LegacySseChannel(mock.url).start(new Recorder()), (e: unknown) => e instanceof ChannelError && e.status === 405 && e.body === 'nope');
+    await assert.rejects(
+      new LegacySseChannel(mock.url).start(new Recorder()),
+      (e: unknown) => e instanceof ChannelError && e.status === 405 && e.body === 'nope',
+    );
   } finally {
     await mock.close();
   }
@@ -108,9 +117,15 @@ test('start() rejects when the stream names no endpoint in time, or ends first',
     res.write(': waiting\n\n');
   }, '/sse');
   try {
-    await assert.rejects(new LegacySseChannel(mock.url, { endpointTimeoutMs: 100 }).start(new Recorder()), (e: unknown) => e instanceof ChannelError && /endpoint/.test(e.message));
+    await assert.rejects(
+      new LegacySseChannel(mock.url, { endpointTimeoutMs: 100 }).start(new Recorder()),
+      (e: unknown) => e instanceof ChannelError && /endpoint/.test(e.message),
+    );
     await gone;
-    await assert.rejects(new LegacySseChannel(new URL('?end', mock.url)).start(new Recorder()), (e: unknown) => e instanceof ChannelError && /ended/.test(e.message));
+    await assert.rejects(
+      new LegacySseChannel(new URL('?end', mock.url)).start(new Recorder()),
+      (e: unknown) => e instanceof ChannelError && /ended/.test(e.message),
+    );
   } finally {
     await mock.close();
   }
@@ -143,7 +158,10 @@ test('a refused POST rejects with its status (or resolves with its JSON-RPC erro
   const channel = new LegacySseChannel(legacy.mock.url);
   try {
     await channel.start(new Recorder());
-    await assert.rejects(channel.request(request(1, 'bad')), (e: unknown) => e instanceof ChannelError && e.status === 400 && e.body === 'bad');
+    await assert.rejects(
+      channel.request(request(1, 'bad')),
+      (e: unknown) => e instanceof ChannelError && e.status === 400 && e.body === 'bad',
+    );
     const r = await channel.request(request(2, 'rpc'));
     assert.ok('error' in r && r.error.code === -32602);
     const controller = new AbortController();

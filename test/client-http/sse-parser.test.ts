@@ -23,12 +23,21 @@ test('fields: event, multi-line data, id, retry; one leading space dropped; comm
 
 test('an event without a type is a message; the id persists to later events', () => {
   const { events } = parse(['id: a\ndata: 1\n\ndata: 2\n\n']);
-  assert.deepEqual(events.map((e) => [e.type, e.data, e.lastEventId]), [['message', '1', 'a'], ['message', '2', 'a']]);
+  assert.deepEqual(
+    events.map((e) => [e.type, e.data, e.lastEventId]),
+    [
+      ['message', '1', 'a'],
+      ['message', '2', 'a'],
+    ],
+  );
 });
 
 test('CRLF, CR and LF line ends, with a CRLF split across chunks', () => {
   const { events } = parse(['data: a\r', '\n\r', '\ndata: b\r\rdata: c\n\n']);
-  assert.deepEqual(events.map((e) => e.data), ['a', 'b', 'c']);
+  assert.deepEqual(
+    events.map((e) => e.data),
+    ['a', 'b', 'c'],
+  );
 });
 
 test('UTF-8 split inside a code point across chunks; a leading BOM is dropped', () => {
@@ -36,7 +45,10 @@ test('UTF-8 split inside a code point across chunks; a leading BOM is dropped', 
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += 1) chunks.push(bytes.subarray(i, i + 1));
   const { events } = parse(chunks);
-  assert.deepEqual(events.map((e) => e.data), ['h\u00e9llo \u4e16\u754c \u{1F600}']);
+  assert.deepEqual(
+    events.map((e) => e.data),
+    ['h\u00e9llo \u4e16\u754c \u{1F600}'],
+  );
 });
 
 test('a priming event (id, empty data) dispatches empty data and moves the cursor; an id-only block moves it too', () => {
@@ -48,7 +60,10 @@ test('a priming event (id, empty data) dispatches empty data and moves the curso
 
 test('an event cut off by the end of the stream is not dispatched and does not move the cursor', () => {
   const { events, parser } = parse(['id: 1\ndata: whole\n\nid: 2\ndata: half']);
-  assert.deepEqual(events.map((e) => e.data), ['whole']);
+  assert.deepEqual(
+    events.map((e) => e.data),
+    ['whole'],
+  );
   assert.equal(parser.lastEventId, '1');
 });
 
@@ -56,7 +71,10 @@ test('retry must be all digits; an id with NUL is ignored; unknown fields are ig
   const { events, parser } = parse(['retry: 12a\nid: x\0y\nfoo: bar\ndata: d\n\n']);
   assert.equal(parser.retry, undefined);
   assert.equal(parser.lastEventId, '');
-  assert.deepEqual(events.map((e) => e.data), ['d']);
+  assert.deepEqual(
+    events.map((e) => e.data),
+    ['d'],
+  );
 });
 
 test('reset() drops a partial line but keeps the cursor and retry for the next connection', () => {
@@ -65,6 +83,12 @@ test('reset() drops a partial line but keeps the cursor and retry for the next c
   parser.push('id: 5\nretry: 10\ndata: x\n\ndata: partial');
   parser.reset();
   parser.push('data: fresh\n\n');
-  assert.deepEqual(events.map((e) => [e.data, e.lastEventId]), [['x', '5'], ['fresh', '5']]);
+  assert.deepEqual(
+    events.map((e) => [e.data, e.lastEventId]),
+    [
+      ['x', '5'],
+      ['fresh', '5'],
+    ],
+  );
   assert.equal(parser.retry, 10);
 });

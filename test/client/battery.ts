@@ -9,7 +9,7 @@ import type { ProtocolVersion } from '../../src/protocol/versions.js';
 import { FIXTURE_INFO, FIXTURE_INSTRUCTIONS } from '../fixtures/client-server/server.js';
 import { MODERN } from '../support/common.js';
 import { until } from '../support/wait.js';
-import { askHandlers, hasElicitation, textOf, type Wire } from './helpers.js';
+import { type askHandlers, hasElicitation, textOf, type Wire } from './helpers.js';
 
 /** era, version, tools, prompt, resource, template (every revision defines all of them). */
 export async function features(client: Client, rev: ProtocolVersion): Promise<void> {
@@ -37,7 +37,10 @@ export async function features(client: Client, rev: ProtocolVersion): Promise<vo
   assert.deepEqual(res.contents, [{ uri: 'fixture://static', mimeType: 'text/plain', text: 'static text' }]);
 
   const { resourceTemplates } = await client.listResourceTemplates();
-  assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['fixture://items/{id}']);
+  assert.deepEqual(
+    resourceTemplates.map((t) => t.uriTemplate),
+    ['fixture://items/{id}'],
+  );
   const item = await client.readResource('fixture://items/7');
   assert.equal((item.contents[0] as { text?: string }).text, 'item 7');
 }
@@ -61,11 +64,18 @@ export async function progress(client: Client, rev: ProtocolVersion, { control =
     // Each step comes well within the timeout even on a loaded machine; all four together do not.
     client.callTool('slow', { steps: 4, delayMs: 150 }, { timeoutMs: 450, onProgress: (p) => seen.push(p) }),
     // The control: the same call without progress times out, so the success is the reset's doing.
-    control && assert.rejects(client.callTool('slow', { steps: 4, delayMs: 150 }, { timeoutMs: 450 }), { name: 'JanusError', code: 'TIMEOUT' }),
+    control &&
+      assert.rejects(client.callTool('slow', { steps: 4, delayMs: 150 }, { timeoutMs: 450 }), { name: 'JanusError', code: 'TIMEOUT' }),
   ]);
   assert.equal(textOf(done), 'done after 4');
-  assert.deepEqual(seen.map((p) => p.progress), [1, 2, 3, 4]);
-  assert.deepEqual(seen.map((p) => p.total), [4, 4, 4, 4]);
+  assert.deepEqual(
+    seen.map((p) => p.progress),
+    [1, 2, 3, 4],
+  );
+  assert.deepEqual(
+    seen.map((p) => p.total),
+    [4, 4, 4, 4],
+  );
   // Progress `message` joined in 2025-03-26.
   assert.equal(seen[0]!.message, rev >= '2025-03-26' ? 'step 1' : undefined);
 }
@@ -103,7 +113,10 @@ export async function asks(client: Client, rev: ProtocolVersion, h: ReturnType<t
   assert.deepEqual({ ...h.calls }, { elicit: elicit ? 1 : 0, sample: 1, roots: 1 });
   const starts = h.events.filter((e) => e.startsWith('start:'));
   assert.equal(starts.length, kinds.length);
-  assert.ok(h.events.slice(0, kinds.length).every((e) => e.startsWith('start:')), `one round: ${h.events}`);
+  assert.ok(
+    h.events.slice(0, kinds.length).every((e) => e.startsWith('start:')),
+    `one round: ${h.events}`,
+  );
   if (wire) assert.equal(calls() - before, rev === MODERN ? 2 : 1, 'Promise.all of the asks is one input round');
 
   h.events.length = 0;
@@ -111,7 +124,11 @@ export async function asks(client: Client, rev: ProtocolVersion, h: ReturnType<t
   const oneByOne = await client.callTool('ask', { elicit, sample: true, roots: true, sequential: true });
   assert.deepEqual(JSON.parse(textOf(oneByOne)), expected);
   assert.deepEqual({ ...h.calls }, { elicit: elicit ? 2 : 0, sample: 2, roots: 2 });
-  assert.deepEqual(h.events, kinds.flatMap((k) => [`start:${k}`, `end:${k}`]), 'sequential asks: one round each');
+  assert.deepEqual(
+    h.events,
+    kinds.flatMap((k) => [`start:${k}`, `end:${k}`]),
+    'sequential asks: one round each',
+  );
   if (wire) assert.equal(calls() - before, rev === MODERN ? 1 + kinds.length : 1);
 }
 

@@ -27,7 +27,10 @@ async function crashError(env: Record<string, string>, options: { probeTimeoutMs
 }
 
 test('a command that does not exist: "command not found (ENOENT)" with the command line and what to check; the spawn error is the cause', async () => {
-  const e = await connect('janus-no-such-command --serve').then(() => assert.fail('connected'), (err: unknown) => err);
+  const e = await connect('janus-no-such-command --serve').then(
+    () => assert.fail('connected'),
+    (err: unknown) => err,
+  );
   assert.ok(e instanceof ProcessChannelError, `got ${String(e)}`);
   assert.match(e.message, /could not start the MCP server "janus-no-such-command --serve": command not found \(ENOENT\)/);
   assert.match(e.message, /on the PATH/);
@@ -36,14 +39,20 @@ test('a command that does not exist: "command not found (ENOENT)" with the comma
 });
 
 test('a working directory that does not exist is named as such, not as a missing command', async () => {
-  const e = await connect({ command: process.execPath, args: ['-e', '0'], cwd: '/janus-no-such-dir/x' }).then(() => assert.fail('connected'), (err: unknown) => err);
+  const e = await connect({ command: process.execPath, args: ['-e', '0'], cwd: '/janus-no-such-dir/x' }).then(
+    () => assert.fail('connected'),
+    (err: unknown) => err,
+  );
   assert.ok(e instanceof ProcessChannelError, `got ${String(e)}`);
   assert.match(e.message, /working directory "\/janus-no-such-dir\/x" does not exist \(ENOENT\)/);
   assert.match(e.message, /cwd option/);
 });
 
 test('`false`: "exited with code 1", with the command line, and that it wrote nothing to stderr', async () => {
-  const e = await connect('false').then(() => assert.fail('connected'), (err: unknown) => err);
+  const e = await connect('false').then(
+    () => assert.fail('connected'),
+    (err: unknown) => err,
+  );
   assert.ok(e instanceof ProcessChannelError, `got ${String(e)}`);
   assert.match(e.message, /the MCP server "false" exited with code 1/);
   assert.match(e.message, /wrote nothing to stderr/);
@@ -89,7 +98,10 @@ test('a child that exits while the probe is still waiting for a start (after the
 });
 
 test("stderr 'inherit' (the default) still shows the child's stderr as it comes, and the error carries its tail too", async () => {
-  const proc = spawn(process.execPath, [REPORT, process.execPath, CRASH], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CRASH_LINES: '3' } });
+  const proc = spawn(process.execPath, [REPORT, process.execPath, CRASH], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CRASH_LINES: '3' },
+  });
   let out = '';
   let err = '';
   proc.stdout.on('data', (c) => (out += c));
@@ -99,7 +111,7 @@ test("stderr 'inherit' (the default) still shows the child's stderr as it comes,
     proc.once('exit', (c) => (clearTimeout(kill), resolve(c)));
   });
   assert.equal(code, 0, err);
-  assert.match(err, /crash line 1\ncrash line 2\ncrash line 3\n/, 'the child\'s stderr reached the client\'s stderr');
+  assert.match(err, /crash line 1\ncrash line 2\ncrash line 3\n/, "the child's stderr reached the client's stderr");
   const report = JSON.parse(out) as { name: string; message: string };
   assert.equal(report.name, 'ProcessChannelError');
   assert.match(report.message, /exited with code 3/);

@@ -12,7 +12,14 @@ import { FIXTURE_INFO, FIXTURE_INSTRUCTIONS, buildFixtureServer } from '../fixtu
 import type { Msg } from '../support/common.js';
 import { SILENT_LEGACY, initializeResult, inMemory, scripted, spawnFixture, textOf } from './helpers.js';
 
-const DISCOVER_OK = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'm', version: '1' } } };
+const DISCOVER_OK = {
+  resultType: 'complete',
+  supportedVersions: ['2026-07-28'],
+  capabilities: { tools: {} },
+  ttlMs: 0,
+  cacheScope: 'private',
+  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'm', version: '1' } },
+};
 
 /** A scripted server whose answer to server/discover is `probe`; it speaks legacy otherwise. */
 function withProbe(probe: (msg: Msg) => Msg | { error: Msg } | undefined) {
@@ -35,7 +42,10 @@ test('a dual-era server answers server/discover → modern; serverInfo, capabili
     await client.listTools();
     await client.callTool('echo', { text: 'x' });
     // Decided once per server: no second probe, never an initialize.
-    assert.deepEqual(wire.sent().map((m) => m.method), ['server/discover', 'tools/list', 'tools/call']);
+    assert.deepEqual(
+      wire.sent().map((m) => m.method),
+      ['server/discover', 'tools/list', 'tools/call'],
+    );
   } finally {
     await close();
   }
@@ -47,7 +57,10 @@ test('a legacy-only server (eras.modern=false) refuses the probe → legacy init
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-11-25');
     assert.deepEqual(client.serverInfo, FIXTURE_INFO);
-    assert.deepEqual(wire.sent().map((m) => m.method), ['server/discover', 'initialize', 'notifications/initialized']);
+    assert.deepEqual(
+      wire.sent().map((m) => m.method),
+      ['server/discover', 'initialize', 'notifications/initialized'],
+    );
     assert.equal(wire.sent('initialize')[0]!.params.protocolVersion, '2025-11-25');
     assert.equal(textOf(await client.callTool('echo', { text: 'old' })), 'echo: old');
   } finally {
@@ -80,19 +93,34 @@ test('stdio: a running server that never answers server/discover → legacy, pro
     assert.deepEqual(client.serverInfo, { name: 'silent-legacy', version: '0.0.1' });
     const seen = JSON.parse(textOf(await client.callTool('received'))) as string[];
     assert.equal(seen[0], 'server/discover');
-    assert.deepEqual(seen.filter((m) => m !== 'notifications/cancelled'), ['server/discover', 'ping', 'initialize', 'notifications/initialized', 'tools/call']);
+    assert.deepEqual(
+      seen.filter((m) => m !== 'notifications/cancelled'),
+      ['server/discover', 'ping', 'initialize', 'notifications/initialized', 'tools/call'],
+    );
   } finally {
     await client.close();
   }
 });
 
 test('-32022 whose `supported` lists only legacy versions → initialize with the newest of them (README §4.5)', async () => {
-  const s = withProbe((msg) => ({ error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2024-11-05', '2025-06-18', '2025-03-26'], requested: msg.params._meta['io.modelcontextprotocol/protocolVersion'] } } }));
+  const s = withProbe((msg) => ({
+    error: {
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: {
+        supported: ['2024-11-05', '2025-06-18', '2025-03-26'],
+        requested: msg.params._meta['io.modelcontextprotocol/protocolVersion'],
+      },
+    },
+  }));
   const client = await connect(s.transport);
   try {
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-06-18');
-    assert.deepEqual(s.wire.sent().map((m) => m.method), ['server/discover', 'initialize', 'notifications/initialized']);
+    assert.deepEqual(
+      s.wire.sent().map((m) => m.method),
+      ['server/discover', 'initialize', 'notifications/initialized'],
+    );
     assert.equal(s.wire.sent('initialize')[0]!.params.protocolVersion, '2025-06-18');
   } finally {
     await client.close();
@@ -116,12 +144,18 @@ test('-32022 listing no version this client speaks → connect fails with ERA_DE
   assert.equal(s.wire.sent('initialize').length, 0);
 });
 
-for (const [code, name] of [[-32021, 'MissingRequiredClientCapability'], [-32020, 'HeaderMismatch']] as const) {
+for (const [code, name] of [
+  [-32021, 'MissingRequiredClientCapability'],
+  [-32020, 'HeaderMismatch'],
+] as const) {
   test(`${code} (${name}) during the probe is raised, not fallen back from (seed 001; versioning.mdx)`, async () => {
     const data = code === -32021 ? { requiredCapabilities: { elicitation: {} } } : undefined;
     const s = withProbe(() => ({ error: { code, message: name, ...(data ? { data } : {}) } }));
     await assert.rejects(connect(s.transport), (e: unknown) => e instanceof McpError && e.code === code);
-    assert.deepEqual(s.wire.sent().map((m) => m.method), ['server/discover']);
+    assert.deepEqual(
+      s.wire.sent().map((m) => m.method),
+      ['server/discover'],
+    );
   });
 }
 
@@ -144,7 +178,10 @@ test("era: 'legacy' up front skips the probe: the first message is initialize", 
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-11-25');
     await client.listTools();
-    assert.deepEqual(wire.sent().map((m) => m.method), ['initialize', 'notifications/initialized', 'tools/list']);
+    assert.deepEqual(
+      wire.sent().map((m) => m.method),
+      ['initialize', 'notifications/initialized', 'tools/list'],
+    );
   } finally {
     await close();
   }
@@ -157,7 +194,10 @@ test("era: 'modern' up front skips the probe: nothing is sent until the first re
     assert.equal(client.protocolVersion, '2026-07-28');
     assert.deepEqual(wire.sent(), []);
     await client.listTools();
-    assert.deepEqual(wire.sent().map((m) => m.method), ['tools/list']);
+    assert.deepEqual(
+      wire.sent().map((m) => m.method),
+      ['tools/list'],
+    );
   } finally {
     await close();
   }

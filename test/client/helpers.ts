@@ -25,7 +25,8 @@ export interface Wire {
 
 export function newWire(): Wire {
   const log: Wire['log'] = [];
-  const pick = (dir: 'c2s' | 's2c', method?: string) => log.filter((e) => e.dir === dir && (method === undefined || e.msg.method === method)).map((e) => e.msg);
+  const pick = (dir: 'c2s' | 's2c', method?: string) =>
+    log.filter((e) => e.dir === dir && (method === undefined || e.msg.method === method)).map((e) => e.msg);
   return { log, sent: (m) => pick('c2s', m), got: (m) => pick('s2c', m) };
 }
 
@@ -39,7 +40,10 @@ export function spy(t: Transport, w: Wire): Transport {
 }
 
 /** This project's server and client over an in-memory pair, with the wire recorded. */
-export async function inMemory(server: Server, options: ConnectOptions = {}): Promise<{ client: Client; wire: Wire; server: Server; close(): Promise<void> }> {
+export async function inMemory(
+  server: Server,
+  options: ConnectOptions = {},
+): Promise<{ client: Client; wire: Wire; server: Server; close(): Promise<void> }> {
   const [clientSide, serverSide] = createMemoryPair();
   const w = newWire();
   await server.connect(spy(serverSide, w));
@@ -63,7 +67,11 @@ export function scripted(answer: Answer): { transport: Transport; wire: Wire; pu
       if (typeof msg.method !== 'string' || msg.id === undefined) return;
       const out = await answer(msg, w);
       if (out === undefined) return;
-      await s.send('error' in out && Object.keys(out).length === 1 ? { jsonrpc: '2.0', id: msg.id, error: out.error } : { jsonrpc: '2.0', id: msg.id, result: out as Msg });
+      await s.send(
+        'error' in out && Object.keys(out).length === 1
+          ? { jsonrpc: '2.0', id: msg.id, error: out.error }
+          : { jsonrpc: '2.0', id: msg.id, result: out as Msg },
+      );
     },
   });
   return { transport: clientSide, wire: w, push: (msg) => void s.send(msg as never) };
@@ -81,7 +89,10 @@ export function spawnFixture(script: string, env: Record<string, string> = {}, a
 
 export function textOf(result: { content?: unknown }): string {
   const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
-  return content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  return content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 }
 
 /**
@@ -103,9 +114,13 @@ export function askHandlers(elicitContent: Record<string, any> = { name: 'Ada' }
     return reply();
   };
   const options = {
-    onElicit: (params: unknown) => (seen.elicit.push(params as Msg), counted('elicit', () => ({ action: 'accept' as const, content: answer.content }))),
-    onSample: (params: unknown) =>
-      (seen.sample.push(params as Msg), counted('sample', () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: 'hi there' }, model: 'test-model' }))),
+    onElicit: (params: unknown) => (
+      seen.elicit.push(params as Msg), counted('elicit', () => ({ action: 'accept' as const, content: answer.content }))
+    ),
+    onSample: (params: unknown) => (
+      seen.sample.push(params as Msg),
+      counted('sample', () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: 'hi there' }, model: 'test-model' }))
+    ),
     onRoots: () => counted('roots', () => [{ uri: 'file:///work', name: 'work' }]),
   } satisfies ConnectOptions;
   return { options, calls, events, seen, answer };

@@ -37,7 +37,9 @@ const required = (t: Tool) => ((t.inputSchema as { required?: string[] }).requir
 /** Arguments for a tool's required properties, by type. */
 function fill(t: Tool, text: string): Record<string, unknown> {
   const p = props(t);
-  return Object.fromEntries(required(t).map((k) => [k, p[k]?.type === 'number' || p[k]?.type === 'integer' ? 1 : p[k]?.type === 'boolean' ? true : text]));
+  return Object.fromEntries(
+    required(t).map((k) => [k, p[k]?.type === 'number' || p[k]?.type === 'integer' ? 1 : p[k]?.type === 'boolean' ? true : text]),
+  );
 }
 
 async function findTool(client: Client, changed: Promise<void>, pick: (t: Tool) => boolean): Promise<Tool> {
@@ -53,7 +55,9 @@ async function findTool(client: Client, changed: Promise<void>, pick: (t: Tool) 
 
 const entry = everythingEntry();
 
-test('interop: the official server-everything over stdio — legacy fallback, tools, resources, prompts, progress, elicitation, sampling, roots', { skip: entry ? false : '@modelcontextprotocol/server-everything is not installed (npm install)' }, async (t) => {
+test('interop: the official server-everything over stdio — legacy fallback, tools, resources, prompts, progress, elicitation, sampling, roots', {
+  skip: entry ? false : '@modelcontextprotocol/server-everything is not installed (npm install)',
+}, async (t) => {
   const h = askHandlers({ name: 'Ada Lovelace' });
   let onChanged!: () => void;
   const changed = new Promise<void>((r) => (onChanged = r));
@@ -81,7 +85,11 @@ test('interop: the official server-everything over stdio — legacy fallback, to
     });
 
     await t.test('a two-number tool adds', async () => {
-      const add = await findTool(client, changed, (x) => required(x).length === 2 && required(x).every((k) => props(x)[k]?.type === 'number'));
+      const add = await findTool(
+        client,
+        changed,
+        (x) => required(x).length === 2 && required(x).every((k) => props(x)[k]?.type === 'number'),
+      );
       const [a, b] = required(add);
       assert.match(textOf(await client.callTool(add.name, { [a!]: 19, [b!]: 23 })), /\b42\b/);
     });
@@ -100,7 +108,9 @@ test('interop: the official server-everything over stdio — legacy fallback, to
       const { prompts } = await client.listPrompts();
       const plain = prompts.find((p) => !(p.arguments ?? []).some((a) => a.required))!;
       assert.ok((await client.getPrompt(plain.name)).messages.length > 0);
-      const withArgs = prompts.find((p) => (p.arguments ?? []).some((a) => a.required) && /arg/i.test(p.name)) ?? prompts.find((p) => (p.arguments ?? []).length > 0)!;
+      const withArgs =
+        prompts.find((p) => (p.arguments ?? []).some((a) => a.required) && /arg/i.test(p.name)) ??
+        prompts.find((p) => (p.arguments ?? []).length > 0)!;
       const args = Object.fromEntries((withArgs.arguments ?? []).filter((a) => a.required).map((a) => [a.name, 'Reykjavik']));
       const got = await client.getPrompt(withArgs.name, args);
       assert.match(JSON.stringify(got.messages), /Reykjavik/);

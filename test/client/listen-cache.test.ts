@@ -40,7 +40,10 @@ test('listen({toolsListChanged}) yields list_changed (with the subscription id) 
 
     assert.deepEqual(await stream.return!(), { done: true, value: undefined });
     assert.deepEqual(await stream.next(), { done: true, value: undefined });
-    await until(() => wire.sent('notifications/cancelled').some((m) => m.params.requestId === id), 'notifications/cancelled for the listen id');
+    await until(
+      () => wire.sent('notifications/cancelled').some((m) => m.params.requestId === id),
+      'notifications/cancelled for the listen id',
+    );
   } finally {
     await close();
   }
@@ -120,7 +123,10 @@ test('cache: a cached tools/call is never served: only the cacheable list/read m
 });
 
 test('cache: a cached resources/read is dropped by notifications/resources/updated for its URI', async () => {
-  const { client, wire, server, close } = await inMemory(buildFixtureServer({ cache: { 'resources/read': { ttlMs: 60_000, scope: 'public' } } }), { cache: true });
+  const { client, wire, server, close } = await inMemory(
+    buildFixtureServer({ cache: { 'resources/read': { ttlMs: 60_000, scope: 'public' } } }),
+    { cache: true },
+  );
   try {
     await client.readResource('fixture://static');
     await client.readResource('fixture://static');

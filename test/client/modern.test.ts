@@ -57,7 +57,13 @@ test('logLevel option → _meta logLevel on every modern request; log notificati
   try {
     assert.equal(textOf(await client.callTool('log')), 'logged');
     for (const m of wire.sent()) assert.equal(m.params._meta[META_LOG], 'info', m.method);
-    assert.deepEqual(got.filter((n) => n.method === 'notifications/message').map((n) => [n.params!.level, n.params!.data]), [['info', 'info line'], ['error', 'error line']]);
+    assert.deepEqual(
+      got.filter((n) => n.method === 'notifications/message').map((n) => [n.params!.level, n.params!.data]),
+      [
+        ['info', 'info line'],
+        ['error', 'error line'],
+      ],
+    );
     assert.equal(wire.sent('logging/setLevel').length, 0, 'logging/setLevel does not exist in 2026-07-28');
   } finally {
     await close();
@@ -69,7 +75,10 @@ test('without logLevel the modern server sends no log notifications (logging.mdx
   const { client, close } = await inMemory(buildFixtureServer(), { onNotification: (n) => got.push(n) });
   try {
     await client.callTool('log');
-    assert.deepEqual(got.filter((n) => n.method === 'notifications/message'), []);
+    assert.deepEqual(
+      got.filter((n) => n.method === 'notifications/message'),
+      [],
+    );
   } finally {
     await close();
   }
@@ -77,12 +86,22 @@ test('without logLevel the modern server sends no log notifications (logging.mdx
 
 test('legacy: logLevel option → logging/setLevel after the handshake, and the session logs reach onNotification', async () => {
   const got: JsonRpcNotification[] = [];
-  const { client, wire, close } = await inMemory(buildFixtureServer(), { protocolVersion: '2025-11-25', logLevel: 'error', onNotification: (n) => got.push(n) });
+  const { client, wire, close } = await inMemory(buildFixtureServer(), {
+    protocolVersion: '2025-11-25',
+    logLevel: 'error',
+    onNotification: (n) => got.push(n),
+  });
   try {
-    assert.deepEqual(wire.sent().map((m) => m.method), ['initialize', 'notifications/initialized', 'logging/setLevel']);
+    assert.deepEqual(
+      wire.sent().map((m) => m.method),
+      ['initialize', 'notifications/initialized', 'logging/setLevel'],
+    );
     assert.deepEqual(wire.sent('logging/setLevel')[0]!.params, { level: 'error' });
     await client.callTool('log');
-    assert.deepEqual(got.filter((n) => n.method === 'notifications/message').map((n) => n.params!.data), ['error line']);
+    assert.deepEqual(
+      got.filter((n) => n.method === 'notifications/message').map((n) => n.params!.data),
+      ['error line'],
+    );
   } finally {
     await close();
   }
@@ -127,9 +146,12 @@ test('input_required on a method that may not return it (tools/list) is an error
 
 // An opaque state with characters a careless re-encoding would change.
 const STATE = 'eyJ2IjoxfQ==.c2ln/+_-= "quoted" \\ é ✓ \u2028 trailing  ';
-const NAME_ASK = { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } };
+const NAME_ASK = {
+  method: 'elicitation/create',
+  params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+};
 
-test('MRTR retry: a new JSON-RPC id each round, the original params, this round\'s inputResponses only, requestState echoed byte for byte and omitted when none was given', async () => {
+test("MRTR retry: a new JSON-RPC id each round, the original params, this round's inputResponses only, requestState echoed byte for byte and omitted when none was given", async () => {
   const rounds: Msg[] = [];
   const h = askHandlers();
   const { client } = await modernScripted((msg) => {
@@ -178,7 +200,10 @@ test('MRTR: a requestState-only input_required (load shedding) is retried at onc
   }
 });
 
-for (const [method, call] of [['prompts/get', (c: any) => c.getPrompt('p')], ['resources/read', (c: any) => c.readResource('x://y')]] as const) {
+for (const [method, call] of [
+  ['prompts/get', (c: any) => c.getPrompt('p')],
+  ['resources/read', (c: any) => c.readResource('x://y')],
+] as const) {
   test(`MRTR also drives ${method} (mrtr.mdx: one of the three methods that may answer input_required)`, async () => {
     const rounds: Msg[] = [];
     const h = askHandlers();
@@ -189,7 +214,10 @@ for (const [method, call] of [['prompts/get', (c: any) => c.getPrompt('p')], ['r
     }, h.options);
     try {
       await call(client);
-      assert.deepEqual(rounds.map((m) => m.method), [method, method]);
+      assert.deepEqual(
+        rounds.map((m) => m.method),
+        [method, method],
+      );
       assert.deepEqual(rounds[1]!.params.inputResponses, { q: { action: 'accept', content: { name: 'Ada' } } });
     } finally {
       await client.close();

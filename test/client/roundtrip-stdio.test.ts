@@ -23,8 +23,12 @@ for (const rev of REVISIONS) {
       // 2024-11-05 completion is pinned by the memory suite (the server answers -32601 there).
       if (rev !== '2024-11-05') await t.test('completion/complete', () => completion(client));
       await t.test('progress reaches onProgress and resets the timeout', () => progress(client, rev));
-      await t.test(`AbortSignal → notifications/cancelled → ctx.signal aborts (${rev === MODERN ? 'modern' : 'legacy'} stdio)`, () => cancellation(client));
-      await t.test(rev === MODERN ? 'handlers answer input_required rounds' : 'handlers answer server-to-client requests', () => asks(client, rev, h));
+      await t.test(`AbortSignal → notifications/cancelled → ctx.signal aborts (${rev === MODERN ? 'modern' : 'legacy'} stdio)`, () =>
+        cancellation(client),
+      );
+      await t.test(rev === MODERN ? 'handlers answer input_required rounds' : 'handlers answer server-to-client requests', () =>
+        asks(client, rev, h),
+      );
       if (hasElicitation(rev)) await t.test('accepting with {} sends the schema defaults', () => elicitationDefaults(client, h));
     } finally {
       await client.close();

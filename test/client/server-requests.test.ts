@@ -22,7 +22,12 @@ const ELICIT = { message: 'Name?', requestedSchema: { type: 'object', properties
  * for none). For an ask that must get no answer, `unanswered` resolves once the client is done
  * with it; a ping sent then and answered shows that no answer to srv-1 is on its way.
  */
-async function legacyAsking(ask: Msg, options: ConnectOptions, during: (push: (m: Msg) => void) => void = () => {}, unanswered?: Promise<void>) {
+async function legacyAsking(
+  ask: Msg,
+  options: ConnectOptions,
+  during: (push: (m: Msg) => void) => void = () => {},
+  unanswered?: Promise<void>,
+) {
   let push!: (m: Msg) => void;
   const answerTo = (w: Wire, id: string) => w.sent().find((m) => m.id === id && m.method === undefined);
   const s = scripted(async (msg, w) => {
@@ -52,7 +57,11 @@ test('legacy: a server ping is answered with an empty result, with no handlers a
   }
 });
 
-for (const [method, params] of [['elicitation/create', ELICIT], ['sampling/createMessage', { messages: [], maxTokens: 1 }], ['roots/list', {}]] as const) {
+for (const [method, params] of [
+  ['elicitation/create', ELICIT],
+  ['sampling/createMessage', { messages: [], maxTokens: 1 }],
+  ['roots/list', {}],
+] as const) {
   test(`legacy: ${method} without its handler → -32601, and the capability was never declared`, async () => {
     const { client, wire } = await legacyAsking({ method, params }, {});
     try {
@@ -66,8 +75,22 @@ for (const [method, params] of [['elicitation/create', ELICIT], ['sampling/creat
 }
 
 test('legacy: a handler that throws McpError answers with its code; any other throw is -32603', async () => {
-  const bad = await legacyAsking({ method: 'elicitation/create', params: ELICIT }, { onElicit: () => { throw new McpError(-32602, 'bad schema'); } });
-  const boom = await legacyAsking({ method: 'roots/list', params: {} }, { onRoots: () => { throw new Error('boom'); } });
+  const bad = await legacyAsking(
+    { method: 'elicitation/create', params: ELICIT },
+    {
+      onElicit: () => {
+        throw new McpError(-32602, 'bad schema');
+      },
+    },
+  );
+  const boom = await legacyAsking(
+    { method: 'roots/list', params: {} },
+    {
+      onRoots: () => {
+        throw new Error('boom');
+      },
+    },
+  );
   try {
     assert.deepEqual(JSON.parse(textOf(await bad.client.callTool('x'))).error, { code: -32602, message: 'bad schema' });
     const e = JSON.parse(textOf(await boom.client.callTool('x'))).error;
@@ -90,7 +113,10 @@ test('HandlerContext tells the era and version of the exchange that asked (legac
       await close();
     }
   }
-  assert.deepEqual(seen, [['legacy', '2025-06-18'], ['modern', '2026-07-28']]);
+  assert.deepEqual(seen, [
+    ['legacy', '2025-06-18'],
+    ['modern', '2026-07-28'],
+  ]);
 });
 
 test('legacy: notifications/cancelled from the server for its elicitation/create aborts the onElicit ctx.signal, and no answer is sent', async () => {
@@ -124,10 +150,11 @@ test('modern: aborting the call aborts the ctx.signal of the handler answering i
   let handlerSignal: AbortSignal | undefined;
   const { client, close } = await inMemory(buildFixtureServer(), {
     protocolVersion: '2026-07-28',
-    onElicit: (_p, ctx) => new Promise((resolve) => {
-      handlerSignal = ctx.signal;
-      ctx.signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
-    }),
+    onElicit: (_p, ctx) =>
+      new Promise((resolve) => {
+        handlerSignal = ctx.signal;
+        ctx.signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
+      }),
   });
   try {
     const ac = new AbortController();
@@ -148,7 +175,8 @@ test('rootsChanged(): legacy sends notifications/roots/list_changed; 2026-07-28 
       await client.rootsChanged();
       await client.listTools();
       assert.equal(wire.sent('notifications/roots/list_changed').length, protocolVersion === '2026-07-28' ? 0 : 1);
-      if (protocolVersion !== '2026-07-28') assert.deepEqual(wire.sent('initialize')[0]!.params.capabilities, { roots: { listChanged: true } });
+      if (protocolVersion !== '2026-07-28')
+        assert.deepEqual(wire.sent('initialize')[0]!.params.capabilities, { roots: { listChanged: true } });
     } finally {
       await close();
     }

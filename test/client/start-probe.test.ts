@@ -45,7 +45,10 @@ describe('stdio start-up probe against slow and silent children', { concurrency:
       assert.deepEqual(client.serverInfo, { name: 'silent-legacy', version: '0.0.1' });
       // What it read, in order: the probe, the ping that showed it alive, then the handshake.
       const seen = JSON.parse(textOf(await client.callTool('received'))) as string[];
-      assert.deepEqual(seen.filter((m) => m !== 'notifications/cancelled'), ['server/discover', 'ping', 'initialize', 'notifications/initialized', 'tools/call']);
+      assert.deepEqual(
+        seen.filter((m) => m !== 'notifications/cancelled'),
+        ['server/discover', 'ping', 'initialize', 'notifications/initialized', 'tools/call'],
+      );
     } finally {
       await client.close();
     }
@@ -71,7 +74,10 @@ describe('stdio start-up probe against slow and silent children', { concurrency:
     const started = Date.now();
     await assert.rejects(connect(channel, { startTimeoutMs: 500, timeoutMs: 500 }), (e: unknown) => {
       assert.ok(e instanceof JanusError && e.code === 'TIMEOUT', `got ${String(e)}`);
-      assert.match(e.message, /^initialize timed out: the server sent nothing at all, no answer to server\/discover or ping in the \d+ ms after it was started, then none to initialize within 500 ms\./);
+      assert.match(
+        e.message,
+        /^initialize timed out: the server sent nothing at all, no answer to server\/discover or ping in the \d+ ms after it was started, then none to initialize within 500 ms\./,
+      );
       assert.match(e.message, /raise startTimeoutMs and timeoutMs/);
       assert.ok(e.cause instanceof JanusError, 'the initialize timeout is the cause');
       return true;

@@ -28,14 +28,21 @@ function checkTranscript(v: WireValidator, rev: string, wire: Wire): number {
 }
 
 for (const rev of REVISIONS) {
-  test(`[${rev}] every client message in a full session validates against the ${rev} schema.json`, async (t) => {
+  test(`[${rev}] every client message in a full session validates against the ${rev} schema.json`, async (_t) => {
     const v = wireValidator();
     const h = askHandlers();
-    const { client, wire, close } = await inMemory(buildFixtureServer(), { protocolVersion: rev, logLevel: 'debug', clientInfo: { name: 'wire', version: '1' }, ...h.options });
+    const { client, wire, close } = await inMemory(buildFixtureServer(), {
+      protocolVersion: rev,
+      logLevel: 'debug',
+      clientInfo: { name: 'wire', version: '1' },
+      ...h.options,
+    });
     try {
       await features(client, rev);
       // 2024-11-05: the request is valid even though this server answers -32601 (see the memory suite).
-      await (rev === '2024-11-05' ? client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'A' }).catch(() => {}) : completion(client));
+      await (rev === '2024-11-05'
+        ? client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'A' }).catch(() => {})
+        : completion(client));
       await progress(client, rev, { control: false });
       await cancellation(client);
       await asks(client, rev, h, wire);
@@ -52,9 +59,18 @@ for (const rev of REVISIONS) {
       await close();
     }
     const kinds = new Set(wire.sent().map((m) => m.method ?? 'response'));
-    const expected = rev === MODERN
-      ? ['tools/call', 'tools/list', 'prompts/get', 'resources/read', 'completion/complete', 'notifications/cancelled', 'subscriptions/listen']
-      : ['initialize', 'notifications/initialized', 'logging/setLevel', 'tools/call', 'notifications/cancelled', 'ping', 'response'];
+    const expected =
+      rev === MODERN
+        ? [
+            'tools/call',
+            'tools/list',
+            'prompts/get',
+            'resources/read',
+            'completion/complete',
+            'notifications/cancelled',
+            'subscriptions/listen',
+          ]
+        : ['initialize', 'notifications/initialized', 'logging/setLevel', 'tools/call', 'notifications/cancelled', 'ping', 'response'];
     for (const k of expected) assert.ok(kinds.has(k), `transcript has ${k}: ${[...kinds]}`);
     assert.ok(checkTranscript(v, rev, wire) > 20);
   });

@@ -27,7 +27,9 @@ function waitingServer(c: Counters): Server {
   server.tool('wait', { description: 'Waits until cancelled' }, async (_args, ctx) => {
     c.started++;
     ctx.progress(0, 1);
-    await new Promise((resolve) => (ctx.signal.aborted ? resolve(undefined) : ctx.signal.addEventListener('abort', resolve, { once: true })));
+    await new Promise((resolve) =>
+      ctx.signal.aborted ? resolve(undefined) : ctx.signal.addEventListener('abort', resolve, { once: true }),
+    );
     c.aborted++;
     return 'cancelled';
   });
@@ -36,7 +38,10 @@ function waitingServer(c: Counters): Server {
 
 /** Sessions, listen streams and connections are back to `sessions` / 0 / 0. */
 async function atBaseline(s: Served, sessions = 0): Promise<void> {
-  await until(async () => s.core.sessions.size === sessions && s.core.hub.size === 0 && (await connections(s)) === 0, 'sessions, listeners and connections to return to baseline');
+  await until(
+    async () => s.core.sessions.size === sessions && s.core.hub.size === 0 && (await connections(s)) === 0,
+    'sessions, listeners and connections to return to baseline',
+  );
 }
 
 test('2026-07-28: closing the POST SSE stream cancels the request — its handler signal aborts — and the server keeps serving (§Cancellation)', async () => {
@@ -70,7 +75,7 @@ test('2026-07-28: a client that disconnects before any response byte also cancel
     const body = JSON.stringify(peer.modernBody('tools/call', { name: 'wait', arguments: {} }));
     sock.write(
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${s.http.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
-      `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/call\r\nMcp-Name: wait\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/call\r\nMcp-Name: wait\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
     await until(() => c.started === 1, 'the handler to start');
     sock.destroy();
@@ -94,11 +99,10 @@ test('2025-11-25: a client disconnect is not cancellation — the tool runs on a
     await delay(200); // the tool finishes meanwhile (3 × 50 ms)
     const resumed = await peer.get({ 'last-event-id': first.id });
     const rest = await resumed.rest();
-    assert.deepEqual(rest.map((e) => e.message?.params?.progress ?? e.message?.result), [
-      50,
-      100,
-      { content: [{ type: 'text', text: 'Progress test completed' }] },
-    ]);
+    assert.deepEqual(
+      rest.map((e) => e.message?.params?.progress ?? e.message?.result),
+      [50, 100, { content: [{ type: 'text', text: 'Progress test completed' }] }],
+    );
     assert.ok(rest.every((e) => e.id !== undefined && e.id !== priming.id));
     await atBaseline(s, 1);
     peer.assertClean();
@@ -112,7 +116,9 @@ test('a connection dropped in the middle of a request body does not crash the se
   try {
     const sock = net.connect(s.http.port, '127.0.0.1');
     await new Promise((resolve) => sock.once('connect', resolve));
-    sock.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${s.http.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0","id":1,`);
+    sock.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${s.http.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0","id":1,`,
+    );
     await delay(20);
     sock.destroy();
     const peer = new HttpPeer(s.url, MODERN);
@@ -170,8 +176,12 @@ test('a burst of aborted listens, progress calls and HTTP+SSE streams leaves not
   const legacy = new HttpPeer(s.url, '2024-11-05');
   try {
     const replies = await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => modern.openModern('subscriptions/listen', { notifications: { toolsListChanged: true } }, { id: `l${i}` })),
-      ...Array.from({ length: 10 }, (_, i) => modern.openModern('tools/call', { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: i } }, { id: 100 + i })),
+      ...Array.from({ length: 10 }, (_, i) =>
+        modern.openModern('subscriptions/listen', { notifications: { toolsListChanged: true } }, { id: `l${i}` }),
+      ),
+      ...Array.from({ length: 10 }, (_, i) =>
+        modern.openModern('tools/call', { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: i } }, { id: 100 + i }),
+      ),
       ...Array.from({ length: 5 }, () => legacy.get()),
     ]);
     await Promise.all(replies.map((r) => r.next()));
@@ -200,7 +210,10 @@ test('closing the HTTP server ends each listen stream with its graceful result a
     assert.deepEqual(listen.events.at(-1)?.message, {
       jsonrpc: '2.0',
       id: 'L',
-      result: { resultType: 'complete', _meta: { [META_SUB]: 'L', [META_SERVER]: { name: 'janus-everything', version: '0.1.0', title: 'Janus MCP everything fixture' } } },
+      result: {
+        resultType: 'complete',
+        _meta: { [META_SUB]: 'L', [META_SERVER]: { name: 'janus-everything', version: '0.1.0', title: 'Janus MCP everything fixture' } },
+      },
     });
   } finally {
     await s.close();

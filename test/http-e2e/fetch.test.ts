@@ -21,10 +21,20 @@ interface Seen {
 }
 
 function seen(o: Outcome): Seen {
-  return { status: o.status, type: String(o.headers['content-type'] ?? '').split(';')[0]!, session: typeof o.headers['mcp-session-id'] === 'string', messages: o.messages };
+  return {
+    status: o.status,
+    type: String(o.headers['content-type'] ?? '').split(';')[0]!,
+    session: typeof o.headers['mcp-session-id'] === 'string',
+    messages: o.messages,
+  };
 }
 
-async function viaFetch(fetchHandler: FetchHandler, peer: HttpPeer, body: Msg, headers: Record<string, string | undefined>): Promise<Seen & { sessionId: string | null }> {
+async function viaFetch(
+  fetchHandler: FetchHandler,
+  peer: HttpPeer,
+  body: Msg,
+  headers: Record<string, string | undefined>,
+): Promise<Seen & { sessionId: string | null }> {
   peer.remember(body);
   const h = new Headers();
   for (const [k, v] of Object.entries({ ...JSON_HEADERS, ...headers })) if (v !== undefined) h.set(k, v);
@@ -50,7 +60,10 @@ test('fetch handler = Node handler for 2026-07-28 tools/call: JSON answer, and a
   const fetchHandler = createFetchHandler(s.server);
   const peer = new HttpPeer(s.url, MODERN);
   try {
-    for (const [name, meta] of [['test_simple_text', {}], ['test_tool_with_progress', { progressToken: 'f' }]] as const) {
+    for (const [name, meta] of [
+      ['test_simple_text', {}],
+      ['test_tool_with_progress', { progressToken: 'f' }],
+    ] as const) {
       const body = peer.modernBody('tools/call', { name, arguments: {}, _meta: meta }, { id: 1 });
       const node = seen(await peer.post(body, peer.modernHeaders(body)));
       const { sessionId: _, ...web } = await viaFetch(fetchHandler, peer, body, peer.modernHeaders(body));

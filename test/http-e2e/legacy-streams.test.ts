@@ -19,7 +19,7 @@ import { HttpPeer, nextMessage, rpc, serve, type SseEvent } from './support.js';
 
 /** The events of a stream as [id present?, retry, message or '' for a priming event]. */
 function shape(events: SseEvent[]): Array<[boolean, number | undefined, Msg | '']> {
-  return events.map((e) => [e.id !== undefined, e.retry, e.message ?? e.data as '']);
+  return events.map((e) => [e.id !== undefined, e.retry, e.message ?? (e.data as '')]);
 }
 
 for (const v of ['2025-03-26', '2025-11-25'] as const) {
@@ -28,11 +28,19 @@ for (const v of ['2025-03-26', '2025-11-25'] as const) {
     const peer = new HttpPeer(s.url, v);
     try {
       await peer.initialize();
-      const o = await peer.request('tools/call', { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'tok-1' } }, { id: 7 });
+      const o = await peer.request(
+        'tools/call',
+        { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'tok-1' } },
+        { id: 7 },
+      );
       assert.equal(o.status, 200);
       assert.equal(o.kind, 'sse');
       assert.equal(o.headers['x-accel-buffering'], 'no');
-      const progress = (p: number) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: p, total: 100, message: `step ${p}` } });
+      const progress = (p: number) => ({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'tok-1', progress: p, total: 100, message: `step ${p}` },
+      });
       const messages: Array<[boolean, number | undefined, Msg | '']> = [
         [true, undefined, progress(0)],
         [true, undefined, progress(50)],
@@ -100,13 +108,26 @@ test('2025-11-25: test_elicitation sends elicitation/create on the POST stream; 
         },
       },
     });
-    const answer = await peer.post({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } } });
+    const answer = await peer.post({
+      jsonrpc: '2.0',
+      id: ask.id,
+      result: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } },
+    });
     assert.equal(answer.status, 202);
     assert.equal(answer.kind, 'empty');
     const rest = await stream.rest();
-    assert.deepEqual(rest.map((e) => e.message), [
-      { jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text: 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}' }] } },
-    ]);
+    assert.deepEqual(
+      rest.map((e) => e.message),
+      [
+        {
+          jsonrpc: '2.0',
+          id: 9,
+          result: {
+            content: [{ type: 'text', text: 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}' }],
+          },
+        },
+      ],
+    );
     peer.assertClean();
   } finally {
     await s.close();
@@ -132,7 +153,11 @@ for (const v of ['2025-03-26', '2025-11-25'] as const) {
       assert.deepEqual(sub.messages, [{ jsonrpc: '2.0', id: 20, result: {} }]);
       s.server.resourceUpdated('test://static-text'); // not subscribed: not sent
       s.server.resourceUpdated('test://watched-resource');
-      assert.deepEqual(await nextMessage(get), { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched-resource' } });
+      assert.deepEqual(await nextMessage(get), {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'test://watched-resource' },
+      });
 
       // No response ever travels on the standalone stream (§Listening item 4).
       const ping = await peer.request('ping', undefined, { id: 21 });
@@ -166,9 +191,10 @@ test('2025-11-25 SSE polling: test_reconnection ends its POST connection after a
     assert.equal(resumed.status, 200);
     assert.equal(resumed.isSse, true);
     const rest = await resumed.rest();
-    assert.deepEqual(rest.map((e) => e.message), [
-      { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'Reconnection test completed' }] } },
-    ]);
+    assert.deepEqual(
+      rest.map((e) => e.message),
+      [{ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'Reconnection test completed' }] } }],
+    );
     assert.ok(rest[0]!.id !== undefined && rest[0]!.id !== priming.id, 'the result has its own event id on the same stream');
     peer.assertClean();
   } finally {
@@ -190,10 +216,13 @@ test('2025-03-26: a JSON-RPC batch of requests and a notification is answered wi
     assert.equal(o.kind, 'json');
     const batch = o.messages[0] as unknown as Msg[];
     assert.ok(Array.isArray(batch), 'the answer to a batch is an array');
-    assert.deepEqual([...batch].sort((a, b) => a.id - b.id), [
-      { jsonrpc: '2.0', id: 10, result: {} },
-      { jsonrpc: '2.0', id: 11, result: { content: [{ type: 'text', text: 'This is a simple text response for testing.' }] } },
-    ]);
+    assert.deepEqual(
+      [...batch].sort((a, b) => a.id - b.id),
+      [
+        { jsonrpc: '2.0', id: 10, result: {} },
+        { jsonrpc: '2.0', id: 11, result: { content: [{ type: 'text', text: 'This is a simple text response for testing.' }] } },
+      ],
+    );
     const notes = await peer.post([{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }]);
     assert.equal(notes.status, 202, 'a batch of notifications only is accepted with 202');
     peer.assertClean();
@@ -237,7 +266,11 @@ test('2025-11-25: a Last-Event-ID of another session replays nothing of it — t
     assert.equal(first.data, '', 'a fresh priming event');
     assert.ok(first.id?.startsWith(`${b.sessionId}.`), `the cursor belongs to session B: ${first.id}`);
     s.server.tool('barrier_tool', () => 'x');
-    assert.deepEqual(await nextMessage(get), { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, 'nothing of session A came first');
+    assert.deepEqual(
+      await nextMessage(get),
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+      'nothing of session A came first',
+    );
     get.abort();
     a.assertClean();
     b.assertClean();

@@ -38,7 +38,10 @@ test('tools/call carrying the 2026-07-28 headers but no _meta protocolVersion �
   try {
     const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'test_simple_text' };
     const noMeta = await peer.post(rpc(1, 'tools/call', { name: 'test_simple_text', arguments: {} }), headers);
-    const noVersion = await peer.post(rpc(2, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: { [META_CAPS]: {} } }), headers);
+    const noVersion = await peer.post(
+      rpc(2, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: { [META_CAPS]: {} } }),
+      headers,
+    );
     assert.deepEqual(
       { noMeta: noMeta.messages[0], noVersion: noVersion.messages[0] },
       {
@@ -58,7 +61,11 @@ test('an unsupported _meta protocolVersion → 400 -32022 with data.supported an
   const s = await serve();
   const peer = new HttpPeer(s.url, MODERN);
   try {
-    const body = rpc(1, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: { [META_VERSION]: '2099-01-01', [META_CAPS]: {} } });
+    const body = rpc(1, 'tools/call', {
+      name: 'test_simple_text',
+      arguments: {},
+      _meta: { [META_VERSION]: '2099-01-01', [META_CAPS]: {} },
+    });
     const o = await peer.post(body, { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/call', 'mcp-name': 'test_simple_text' });
     assert.equal(o.status, 400);
     assert.deepEqual(o.messages[0], {
@@ -99,7 +106,11 @@ test('Mcp-Name in the =?base64?…?= form is decoded before comparing; x-mcp-hea
   const peer = new HttpPeer(s.url, MODERN);
   try {
     const uri = 'test://template/café/data';
-    const read = await peer.modern('resources/read', { uri }, { headers: { 'mcp-name': `=?base64?${Buffer.from(uri).toString('base64')}?=` } });
+    const read = await peer.modern(
+      'resources/read',
+      { uri },
+      { headers: { 'mcp-name': `=?base64?${Buffer.from(uri).toString('base64')}?=` } },
+    );
     assert.equal(read.status, 200);
     assert.equal(read.messages[0]!.result.contents[0].uri, uri);
 
@@ -108,7 +119,13 @@ test('Mcp-Name in the =?base64?…?= form is decoded before comparing; x-mcp-hea
     const missing = await peer.modern('tools/call', call);
     const wrong = await peer.modern('tools/call', call, { headers: { 'mcp-param-region': 'eu-north1' } });
     assert.deepEqual(ok.messages[0]!.result.content, [{ type: 'text', text: 'region=us-west1' }]);
-    assert.deepEqual([refusal(missing), refusal(wrong)], [[400, -32020], [400, -32020]]);
+    assert.deepEqual(
+      [refusal(missing), refusal(wrong)],
+      [
+        [400, -32020],
+        [400, -32020],
+      ],
+    );
     peer.assertClean();
   } finally {
     await s.close();
@@ -157,16 +174,26 @@ test('GET and DELETE with MCP-Protocol-Version 2026-07-28 → 405 Allow: POST; M
   const peer = new HttpPeer(s.url, MODERN);
   try {
     for (const method of ['GET', 'DELETE']) {
-      const r = await peer.send({ method, headers: { 'mcp-protocol-version': MODERN, accept: 'text/event-stream', 'mcp-session-id': 'whatever' } });
+      const r = await peer.send({
+        method,
+        headers: { 'mcp-protocol-version': MODERN, accept: 'text/event-stream', 'mcp-session-id': 'whatever' },
+      });
       await r.text();
       assert.equal(r.status, 405, method);
       assert.equal(r.headers.allow, 'POST');
     }
-    const o = await peer.modern('tools/call', { name: 'test_simple_text', arguments: {} }, {
-      id: 5,
-      headers: { 'mcp-session-id': 'made-up-session', 'last-event-id': 'made-up.1#4' },
-    });
-    assert.deepEqual([o.status, o.kind, o.messages], [200, 'json', [{ jsonrpc: '2.0', id: 5, result: text('This is a simple text response for testing.') }]]);
+    const o = await peer.modern(
+      'tools/call',
+      { name: 'test_simple_text', arguments: {} },
+      {
+        id: 5,
+        headers: { 'mcp-session-id': 'made-up-session', 'last-event-id': 'made-up.1#4' },
+      },
+    );
+    assert.deepEqual(
+      [o.status, o.kind, o.messages],
+      [200, 'json', [{ jsonrpc: '2.0', id: 5, result: text('This is a simple text response for testing.') }]],
+    );
     assert.equal(o.headers['mcp-session-id'], undefined);
     assert.equal(s.core.sessions.size, 0);
     peer.assertClean();
@@ -193,25 +220,36 @@ test('input_required round trip over HTTP: inputRequests + requestState, the ret
         inputRequests: {
           user_name: {
             method: 'elicitation/create',
-            params: { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+            params: {
+              message: 'What is your name?',
+              requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+            },
           },
         },
         requestState: r.requestState,
         _meta: MODERN_META,
       },
     });
-    const retry = await peer.modern('tools/call', {
-      ...params,
-      inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
-      requestState: r.requestState,
-    }, { id: 2, caps });
+    const retry = await peer.modern(
+      'tools/call',
+      {
+        ...params,
+        inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+        requestState: r.requestState,
+      },
+      { id: 2, caps },
+    );
     assert.deepEqual([retry.status, retry.messages], [200, [{ jsonrpc: '2.0', id: 2, result: text('Hello, Ada!') }]]);
 
-    const tampered = await peer.modern('tools/call', {
-      ...params,
-      inputResponses: { user_name: { action: 'accept', content: { name: 'Eve' } } },
-      requestState: `${r.requestState}x`,
-    }, { id: 3, caps });
+    const tampered = await peer.modern(
+      'tools/call',
+      {
+        ...params,
+        inputResponses: { user_name: { action: 'accept', content: { name: 'Eve' } } },
+        requestState: `${r.requestState}x`,
+      },
+      { id: 3, caps },
+    );
     assert.ok(tampered.messages[0]!.error, `a tampered requestState is refused: ${JSON.stringify(tampered.messages[0])}`);
     peer.assertClean();
   } finally {
@@ -222,16 +260,23 @@ test('input_required round trip over HTTP: inputRequests + requestState, the ret
 test('subscriptions/listen over HTTP: ack first, list_changed after test_trigger_tool_change from another request, resources/updated; closing the stream removes the listener (basic/patterns/subscriptions.mdx)', async () => {
   const s = await serve();
   const peer = new HttpPeer(s.url, MODERN);
-  const listen = await peer.openModern('subscriptions/listen', {
-    notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] },
-  }, { id: 'listen-1' });
+  const listen = await peer.openModern(
+    'subscriptions/listen',
+    {
+      notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] },
+    },
+    { id: 'listen-1' },
+  );
   try {
     assert.equal(listen.status, 200);
     assert.equal(listen.isSse, true);
     assert.deepEqual(await nextMessage(listen), {
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] }, _meta: { [META_SUB]: 'listen-1' } },
+      params: {
+        notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] },
+        _meta: { [META_SUB]: 'listen-1' },
+      },
     });
     assert.equal(s.core.hub.size, 1);
 
@@ -239,7 +284,11 @@ test('subscriptions/listen over HTTP: ack first, list_changed after test_trigger
     await peer.modern('tools/call', { name: 'test_trigger_prompt_change', arguments: {} }, { id: 'p' });
     const trigger = await peer.modern('tools/call', { name: 'test_trigger_tool_change', arguments: {} }, { id: 2 });
     assert.deepEqual(trigger.messages, [{ jsonrpc: '2.0', id: 2, result: text('Tool list changed') }]);
-    assert.deepEqual(await nextMessage(listen), { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [META_SUB]: 'listen-1' } } });
+    assert.deepEqual(await nextMessage(listen), {
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+      params: { _meta: { [META_SUB]: 'listen-1' } },
+    });
 
     // Request-scoped logs stay on their own request's stream, never on the listen stream.
     const logged = await peer.modern('tools/call', { name: 'test_logging_tool', arguments: {} }, { id: 3, meta: { [META_LOG]: 'debug' } });
@@ -271,7 +320,11 @@ test('logging: no notifications/message without _meta logLevel; at info they pre
   try {
     const quiet = await peer.modern('tools/call', { name: 'test_tool_with_logging', arguments: {} }, { id: 1 });
     assert.deepEqual([quiet.kind, quiet.messages], ['json', [{ jsonrpc: '2.0', id: 1, result: text('Logging test completed') }]]);
-    const loud = await peer.modern('tools/call', { name: 'test_tool_with_logging', arguments: {} }, { id: 2, meta: { [META_LOG]: 'info' } });
+    const loud = await peer.modern(
+      'tools/call',
+      { name: 'test_tool_with_logging', arguments: {} },
+      { id: 2, meta: { [META_LOG]: 'info' } },
+    );
     const log = (data: string): Msg => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data } });
     assert.equal(loud.kind, 'sse');
     assert.deepEqual(loud.messages, [
@@ -280,7 +333,10 @@ test('logging: no notifications/message without _meta logLevel; at info they pre
       log('Tool execution completed'),
       { jsonrpc: '2.0', id: 2, result: text('Logging test completed') },
     ]);
-    assert.ok(loud.events.every((e) => e.id === undefined), '2026-07-28 streams are not resumable: no event ids');
+    assert.ok(
+      loud.events.every((e) => e.id === undefined),
+      '2026-07-28 streams are not resumable: no event ids',
+    );
     peer.assertClean();
   } finally {
     await s.close();
@@ -292,8 +348,15 @@ test('progress: with a progressToken the notifications precede the result on the
   const peer = new HttpPeer(s.url, MODERN);
   try {
     const o = await peer.modern('tools/call', { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 99 } }, { id: 1 });
-    const p = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 99, progress: n, total: 100, message: `step ${n}` } });
-    assert.deepEqual([o.status, o.kind, o.messages], [200, 'sse', [p(0), p(50), p(100), { jsonrpc: '2.0', id: 1, result: text('Progress test completed') }]]);
+    const p = (n: number) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 99, progress: n, total: 100, message: `step ${n}` },
+    });
+    assert.deepEqual(
+      [o.status, o.kind, o.messages],
+      [200, 'sse', [p(0), p(50), p(100), { jsonrpc: '2.0', id: 1, result: text('Progress test completed') }]],
+    );
     peer.assertClean();
   } finally {
     await s.close();

@@ -83,7 +83,8 @@ export class RawReply {
     const end = Date.now() + ms;
     while (this.#read >= this.events.length) {
       if (this.#done) throw new AssertionError({ message: `SSE stream ended; events so far: ${truncateJson(this.events)}` });
-      if (Date.now() > end) throw new AssertionError({ message: `no SSE event within ${ms} ms; events so far: ${truncateJson(this.events)}` });
+      if (Date.now() > end)
+        throw new AssertionError({ message: `no SSE event within ${ms} ms; events so far: ${truncateJson(this.events)}` });
       await new Promise<void>((r) => {
         const t = setTimeout(r, Math.max(1, end - Date.now()));
         this.#wake = () => {
@@ -99,7 +100,10 @@ export class RawReply {
   async rest(ms = WAIT_MS): Promise<SseEvent[]> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AssertionError({ message: `SSE stream still open after ${ms} ms; events: ${truncateJson(this.events)}` })), ms);
+      timer = setTimeout(
+        () => reject(new AssertionError({ message: `SSE stream still open after ${ms} ms; events: ${truncateJson(this.events)}` })),
+        ms,
+      );
     });
     try {
       await Promise.race([this.ended, timeout]);

@@ -34,10 +34,7 @@ test('Host and Origin on a loopback bind: evil.example.com → 403 (Host or Orig
     const evilHostPort = await discover({ host: `${EVIL}:${s.http.port}` });
     const evilOrigin = await discover({ origin: `http://${EVIL}` });
     const nullOrigin = await discover({ origin: 'null' });
-    assert.deepEqual(
-      [evilHost.status, evilHostPort.status, evilOrigin.status, nullOrigin.status],
-      [403, 403, 403, 403],
-    );
+    assert.deepEqual([evilHost.status, evilHostPort.status, evilOrigin.status, nullOrigin.status], [403, 403, 403, 403]);
     for (const o of [evilHost, evilOrigin]) assert.equal(o.messages[0]!.id, undefined, '403 bodies carry an error without id');
 
     // A GET (legacy SSE / standalone stream) is guarded too, before anything opens.
@@ -94,7 +91,10 @@ test('malformed JSON → 400 -32700 without id, on both wires', async () => {
   const peer = new HttpPeer(s.url, MODERN);
   try {
     const send = async (init: RawInit) => peer.finish(await peer.send({ method: 'POST', ...init }));
-    const modern = await send({ body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"', headers: { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' } });
+    const modern = await send({
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"',
+      headers: { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+    });
     const legacy = await send({ body: '{not json', headers: JSON_HEADERS });
     for (const o of [modern, legacy]) {
       assert.equal(o.status, 400);
@@ -115,7 +115,10 @@ test('an invalid JSON-RPC envelope → -32600 (400 on the modern wire, inside a 
     const noMethod = await modern.post({ jsonrpc: '2.0', id: 1 }, hdr);
     const wrongVersion = await modern.post({ jsonrpc: '1.0', id: 2, method: 'tools/list' }, hdr);
     const scalar = await modern.post(42, hdr);
-    assert.deepEqual([noMethod.status, code(noMethod), wrongVersion.status, code(wrongVersion), scalar.status, code(scalar)], [400, -32600, 400, -32600, 400, -32600]);
+    assert.deepEqual(
+      [noMethod.status, code(noMethod), wrongVersion.status, code(wrongVersion), scalar.status, code(scalar)],
+      [400, -32600, 400, -32600, 400, -32600],
+    );
 
     await legacy.initialize();
     const inSession = await legacy.post({ jsonrpc: '2.0', id: 3, method: 42 });
@@ -179,11 +182,19 @@ test('maxSessions: a full server answers initialize 503; a session idle past ses
     const second = new HttpPeer(s.url, '2025-06-18');
     try {
       await first.initialize();
-      const full = await second.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
+      const full = await second.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      });
       assert.equal(full.status, 503);
       assert.equal(full.headers['mcp-session-id'], undefined);
       clock.now += 30_000; // idle exactly sessionIdleMs: not past it
-      assert.equal((await second.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } })).status, 503);
+      assert.equal(
+        (await second.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }))
+          .status,
+        503,
+      );
       clock.now += 1; // first is idle past sessionIdleMs now
       await second.initialize();
       const expired = await first.request('ping');

@@ -27,7 +27,10 @@ test('HttpPeer.check: a schema-invalid server message is a recorded violation, a
   peer.remember({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } });
   assert.equal(peer.check({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'ok' }] } }), undefined);
   assert.match(peer.check({ jsonrpc: '2.0', id: 1, result: { content: 'not an array' } }) ?? '', /CallToolResult/);
-  assert.match(peer.check({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: {} }) ?? '', /not a server notification/);
+  assert.match(
+    peer.check({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: {} }) ?? '',
+    /not a server notification/,
+  );
   assert.equal(peer.violations.length, 2);
   assert.throws(() => peer.assertClean(), /broke the wire contract/);
 });

@@ -52,14 +52,20 @@ export async function serve(server: Server = createEverythingServer(), options: 
   const handle = await serveHttp(server, options);
   let closed = false;
   return {
-    server, http: handle, url: handle.url, core, errors,
+    server,
+    http: handle,
+    url: handle.url,
+    core,
+    errors,
     async close(opts = {}) {
       if (closed) return;
       closed = true;
       await handle.close();
       server.close();
       if (!opts.allowErrors && errors.length > 0) {
-        throw new AssertionError({ message: `the server reported errors: ${errors.map((e) => (e instanceof Error ? e.stack : String(e))).join('\n')}` });
+        throw new AssertionError({
+          message: `the server reported errors: ${errors.map((e) => (e instanceof Error ? e.stack : String(e))).join('\n')}`,
+        });
       }
     },
   };
@@ -108,14 +114,16 @@ export class HttpPeer {
   sessionHeaders(): Record<string, string | undefined> {
     return {
       'mcp-session-id': this.sessionId,
-      'mcp-protocol-version': this.sessionId !== undefined && this.revision >= '2025-06-18' && this.revision !== MODERN ? this.revision : undefined,
+      'mcp-protocol-version':
+        this.sessionId !== undefined && this.revision >= '2025-06-18' && this.revision !== MODERN ? this.revision : undefined,
     };
   }
 
   /** Remembers the methods of the requests in `body`, to check the responses' result types. */
   remember(body: unknown): void {
     for (const m of Array.isArray(body) ? body : [body]) {
-      if (m && typeof m === 'object' && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) this.#sent.set(m.id, m.method);
+      if (m && typeof m === 'object' && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number'))
+        this.#sent.set(m.id, m.method);
     }
   }
 
@@ -160,7 +168,12 @@ export class HttpPeer {
 
   /** POSTs a JSON value and returns the open reply (an SSE stream may still be running). */
   open(body: unknown, headers: Record<string, string | undefined> = {}, url?: URL | string): Promise<RawReply> {
-    return this.send({ method: 'POST', url, body: JSON.stringify(body), headers: { ...JSON_HEADERS, ...this.sessionHeaders(), ...headers } });
+    return this.send({
+      method: 'POST',
+      url,
+      body: JSON.stringify(body),
+      headers: { ...JSON_HEADERS, ...this.sessionHeaders(), ...headers },
+    });
   }
 
   /** Reads a reply to its end and checks a JSON body. */
@@ -192,7 +205,11 @@ export class HttpPeer {
   }
 
   /** A JSON-RPC request (fresh id unless given) POSTed with this peer's session headers. */
-  request(method: string, params?: Record<string, unknown>, opts: { id?: Id; headers?: Record<string, string | undefined> } = {}): Promise<Outcome> {
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    opts: { id?: Id; headers?: Record<string, string | undefined> } = {},
+  ): Promise<Outcome> {
     return this.post(rpc(opts.id ?? this.id(), method, params), opts.headers);
   }
 
@@ -202,7 +219,11 @@ export class HttpPeer {
 
   /** Legacy handshake over Streamable HTTP; keeps the session id. Returns the initialize outcome. */
   async initialize(capabilities: Record<string, unknown> = {}): Promise<Outcome> {
-    const o = await this.request('initialize', { protocolVersion: this.revision, capabilities, clientInfo: { name: 'janus-e2e', version: '1.0.0' } });
+    const o = await this.request('initialize', {
+      protocolVersion: this.revision,
+      capabilities,
+      clientInfo: { name: 'janus-e2e', version: '1.0.0' },
+    });
     const sid = o.headers['mcp-session-id'];
     if (typeof sid !== 'string') throw new AssertionError({ message: `initialize returned no Mcp-Session-Id: ${truncateJson(o)}` });
     this.sessionId = sid;
@@ -212,8 +233,15 @@ export class HttpPeer {
   }
 
   /** The 2026-07-28 request body: params plus the `_meta` envelope (and `meta` extras). */
-  modernBody(method: string, params: Record<string, unknown> = {}, opts: { id?: Id; caps?: Record<string, unknown>; meta?: Record<string, unknown> } = {}): Msg {
-    return rpc(opts.id ?? this.id(), method, { ...params, _meta: { ...modernMeta(opts.caps, opts.meta), ...(params._meta as object | undefined) } });
+  modernBody(
+    method: string,
+    params: Record<string, unknown> = {},
+    opts: { id?: Id; caps?: Record<string, unknown>; meta?: Record<string, unknown> } = {},
+  ): Msg {
+    return rpc(opts.id ?? this.id(), method, {
+      ...params,
+      _meta: { ...modernMeta(opts.caps, opts.meta), ...(params._meta as object | undefined) },
+    });
   }
 
   /** The request metadata headers of 2026-07-28 (streamable-http.mdx §Standard Request Headers). */
@@ -224,7 +252,11 @@ export class HttpPeer {
   }
 
   /** Opens a 2026-07-28 request with the full envelope and headers (`headers` override them). */
-  openModern(method: string, params?: Record<string, unknown>, opts: { id?: Id; caps?: Record<string, unknown>; meta?: Record<string, unknown>; headers?: Record<string, string | undefined> } = {}): Promise<RawReply> {
+  openModern(
+    method: string,
+    params?: Record<string, unknown>,
+    opts: { id?: Id; caps?: Record<string, unknown>; meta?: Record<string, unknown>; headers?: Record<string, string | undefined> } = {},
+  ): Promise<RawReply> {
     const body = this.modernBody(method, params, opts);
     return this.open(body, { ...this.modernHeaders(body), ...opts.headers });
   }
@@ -241,7 +273,11 @@ export class HttpPeer {
   /** Throws if any server message broke the schema. */
   assertClean(): void {
     if (this.violations.length > 0) {
-      throw new AssertionError({ message: `the server broke the wire contract:\n${this.violations.join('\n')}`, actual: this.violations, expected: [] });
+      throw new AssertionError({
+        message: `the server broke the wire contract:\n${this.violations.join('\n')}`,
+        actual: this.violations,
+        expected: [],
+      });
     }
   }
 }

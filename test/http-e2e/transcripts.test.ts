@@ -17,7 +17,17 @@ import { test } from 'node:test';
 import { MODERN, type Msg } from '../support/common.js';
 import { handshake, MemoryPeer } from '../support/peer.js';
 import {
-  ALL_VERSIONS, CLIENT, CLIENT_CAPS, initializeResult, INSTRUCTIONS, MODERN_META, PROMPT, serverCapabilities, SIMPLE_TOOL, STATIC, TEXT,
+  ALL_VERSIONS,
+  CLIENT,
+  CLIENT_CAPS,
+  initializeResult,
+  INSTRUCTIONS,
+  MODERN_META,
+  PROMPT,
+  serverCapabilities,
+  SIMPLE_TOOL,
+  STATIC,
+  TEXT,
 } from '../support/everything-fixture.js';
 import { HttpPeer, nextMessage, rpc, serve, type Outcome } from './support.js';
 
@@ -135,7 +145,11 @@ for (const v of ['2025-06-18', '2025-11-25'] as const) {
     try {
       await peer.initialize();
       for (const bad of ['bogus', '2099-01-01', '2025-13-45']) {
-        const o = await peer.request('tools/call', { name: 'test_simple_text', arguments: {} }, { headers: { 'mcp-protocol-version': bad } });
+        const o = await peer.request(
+          'tools/call',
+          { name: 'test_simple_text', arguments: {} },
+          { headers: { 'mcp-protocol-version': bad } },
+        );
         assert.equal(o.status, 400, `MCP-Protocol-Version: ${bad}`);
       }
       const absent = await peer.request('ping', undefined, { id: 50, headers: { 'mcp-protocol-version': undefined } });
@@ -190,22 +204,46 @@ test('2026-07-28 transcript: server/discover → tools/call → prompts/get → 
     ];
     for (const o of outcomes) assert.equal(o.headers['mcp-session-id'], undefined, 'the stateless era mints no session');
     assert.deepEqual(outcomes.map(step), [
-      [200, 'json', {
-        jsonrpc: '2.0',
-        id: 1,
-        result: {
-          resultType: 'complete',
-          supportedVersions: ALL_VERSIONS,
-          capabilities: serverCapabilities(MODERN),
-          instructions: INSTRUCTIONS,
-          ttlMs: 0,
-          cacheScope: 'private',
-          _meta: MODERN_META,
+      [
+        200,
+        'json',
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          result: {
+            resultType: 'complete',
+            supportedVersions: ALL_VERSIONS,
+            capabilities: serverCapabilities(MODERN),
+            instructions: INSTRUCTIONS,
+            ttlMs: 0,
+            cacheScope: 'private',
+            _meta: MODERN_META,
+          },
         },
-      }],
-      [200, 'json', { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: [{ type: 'text', text: TEXT }], _meta: MODERN_META } }],
-      [200, 'json', { jsonrpc: '2.0', id: 3, result: { resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: PROMPT } }], _meta: MODERN_META } }],
-      [200, 'json', { jsonrpc: '2.0', id: 4, result: { resultType: 'complete', contents: [STATIC], ttlMs: 0, cacheScope: 'private', _meta: MODERN_META } }],
+      ],
+      [
+        200,
+        'json',
+        { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: [{ type: 'text', text: TEXT }], _meta: MODERN_META } },
+      ],
+      [
+        200,
+        'json',
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          result: { resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: PROMPT } }], _meta: MODERN_META },
+        },
+      ],
+      [
+        200,
+        'json',
+        {
+          jsonrpc: '2.0',
+          id: 4,
+          result: { resultType: 'complete', contents: [STATIC], ttlMs: 0, cacheScope: 'private', _meta: MODERN_META },
+        },
+      ],
     ]);
     assert.equal(s.core.sessions.size, 0);
     peer.assertClean();

@@ -76,7 +76,10 @@ describe('InMemoryEventStore', () => {
 
   it('forgets a stream untouched for longer than ttlMs, and not sooner (default 5 minutes)', async () => {
     // The store reads only Date.now(): a clock moved by hand pins ttlMs to the millisecond.
-    for (const [options, ttlMs] of [[{ ttlMs: 30 }, 30], [{}, 5 * 60_000]] as const) {
+    for (const [options, ttlMs] of [
+      [{ ttlMs: 30 }, 30],
+      [{}, 5 * 60_000],
+    ] as const) {
       await withClock((clock) => {
         const s = new InMemoryEventStore(options);
         const id = s.append('a', note(1));

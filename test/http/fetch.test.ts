@@ -31,7 +31,12 @@ function toRequest(r: Req): Request {
 async function viaFetch(r: Req): Promise<{ status: number; json: unknown; contentType: string | null; sessionId: string | null }> {
   const res = await fetchHandler(toRequest(r));
   const text = await res.text();
-  return { status: res.status, json: text === '' ? undefined : JSON.parse(text), contentType: res.headers.get('content-type'), sessionId: res.headers.get('mcp-session-id') };
+  return {
+    status: res.status,
+    json: text === '' ? undefined : JSON.parse(text),
+    contentType: res.headers.get('content-type'),
+    sessionId: res.headers.get('mcp-session-id'),
+  };
 }
 
 /** Each case: what both handlers must answer with, status first (so a shared mistake fails too). */
@@ -39,9 +44,20 @@ const CASES: Array<[string, Req, number]> = [
   ['modern result', { body: modernRequest('tools/list'), headers: modernHeaders('tools/list') }, 200],
   ['modern -32601 → 404', { body: modernRequest('unknown/method'), headers: modernHeaders('unknown/method') }, 404],
   ['header mismatch → 400/-32020', { body: modernRequest('tools/list'), headers: modernHeaders('prompts/list') }, 400],
-  ['Mcp-Param base64 mismatch', { body: modernRequest('tools/call', { name: 'x_header_tool', arguments: { region: 'Hello' } }), headers: { ...modernHeaders('tools/call', 'x_header_tool'), 'mcp-param-region': '=?base64?SGVsbG8?=' } }, 400],
+  [
+    'Mcp-Param base64 mismatch',
+    {
+      body: modernRequest('tools/call', { name: 'x_header_tool', arguments: { region: 'Hello' } }),
+      headers: { ...modernHeaders('tools/call', 'x_header_tool'), 'mcp-param-region': '=?base64?SGVsbG8?=' },
+    },
+    400,
+  ],
   ['legacy request without session → 400', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: JSON_HEADERS }, 400],
-  ['unknown session → 404', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...JSON_HEADERS, 'mcp-session-id': 'x' } }, 404],
+  [
+    'unknown session → 404',
+    { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...JSON_HEADERS, 'mcp-session-id': 'x' } },
+    404,
+  ],
   ['parse error → 400/-32700', { body: '{', headers: JSON_HEADERS }, 400],
   ['415', { body: '{}', headers: { 'content-type': 'text/plain' } }, 415],
   ['406', { body: '{}', headers: { 'content-type': 'application/json', accept: 'text/html' } }, 406],
@@ -49,7 +65,11 @@ const CASES: Array<[string, Req, number]> = [
   ['413: one byte over maxBodyBytes', { body: modernRequestOfSize(LIMIT + 1), headers: modernHeaders('x') }, 413],
   ['PUT → 405', { method: 'PUT', body: '{}', headers: JSON_HEADERS }, 405],
   ['modern GET → 405', { method: 'GET', headers: { 'mcp-protocol-version': '2026-07-28', accept: 'text/event-stream' } }, 405],
-  ['notification → 202', { body: { jsonrpc: '2.0', method: 'notifications/x' }, headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28' } }, 202],
+  [
+    'notification → 202',
+    { body: { jsonrpc: '2.0', method: 'notifications/x' }, headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28' } },
+    202,
+  ],
 ];
 
 describe('fetch handler ≡ node handler', () => {
@@ -69,7 +89,10 @@ describe('fetch handler ≡ node handler', () => {
 
 describe('fetch handler: sessions and streams', () => {
   it('legacy session lifecycle: initialize → request → DELETE → 404', async () => {
-    const init = await viaFetch({ body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, headers: JSON_HEADERS });
+    const init = await viaFetch({
+      body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } },
+      headers: JSON_HEADERS,
+    });
     assert.equal(init.status, 200);
     const sid = init.sessionId!;
     assert.match(sid, /^[\x21-\x7e]+$/);
@@ -80,14 +103,21 @@ describe('fetch handler: sessions and streams', () => {
   });
 
   it('SSE with priming, closeStream, and resumption by GET + Last-Event-ID', async () => {
-    const init = await viaFetch({ body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, headers: JSON_HEADERS });
+    const init = await viaFetch({
+      body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } },
+      headers: JSON_HEADERS,
+    });
     const h = { ...JSON_HEADERS, 'mcp-session-id': init.sessionId! };
-    const res = await fetchHandler(toRequest({ body: { jsonrpc: '2.0', id: 'f1', method: 'close-stream', params: { ms: 30 } }, headers: h }));
+    const res = await fetchHandler(
+      toRequest({ body: { jsonrpc: '2.0', id: 'f1', method: 'close-stream', params: { ms: 30 } }, headers: h }),
+    );
     assert.equal(res.headers.get('content-type'), 'text/event-stream');
     const first = await res.text();
     const id = /^id: (.+)$/m.exec(first)![1]!;
     assert.match(first, /^retry: 1000$/m);
-    const again = await fetchHandler(toRequest({ method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': init.sessionId!, 'last-event-id': id } }));
+    const again = await fetchHandler(
+      toRequest({ method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': init.sessionId!, 'last-event-id': id } }),
+    );
     const rest = await again.text();
     assert.match(rest, /"id":"f1","result":\{"reconnected":true\}/);
   });
@@ -103,9 +133,21 @@ describe('fetch handler: sessions and streams', () => {
 
   it('dnsRebindingProtection: true checks Host against loopback names', async () => {
     const guarded = createFetchHandler(new FakeCore(), { dnsRebindingProtection: true });
-    const evil = await guarded(new Request('http://127.0.0.1:9/mcp', { method: 'POST', headers: { ...modernHeaders('tools/list'), host: 'evil.example.com' }, body: JSON.stringify(modernRequest('tools/list')) }));
+    const evil = await guarded(
+      new Request('http://127.0.0.1:9/mcp', {
+        method: 'POST',
+        headers: { ...modernHeaders('tools/list'), host: 'evil.example.com' },
+        body: JSON.stringify(modernRequest('tools/list')),
+      }),
+    );
     assert.equal(evil.status, 403);
-    const ok = await guarded(new Request('http://127.0.0.1:9/mcp', { method: 'POST', headers: { ...modernHeaders('tools/list'), host: 'localhost:9' }, body: JSON.stringify(modernRequest('tools/list')) }));
+    const ok = await guarded(
+      new Request('http://127.0.0.1:9/mcp', {
+        method: 'POST',
+        headers: { ...modernHeaders('tools/list'), host: 'localhost:9' },
+        body: JSON.stringify(modernRequest('tools/list')),
+      }),
+    );
     assert.equal(ok.status, 200);
     await guarded.close();
   });

@@ -18,7 +18,10 @@ describe('DNS-rebinding protection on a loopback server (2025-11-25 transports Â
   after(() => srv.close());
 
   it('refuses a foreign Host with 403 and a JSON-RPC error body without id', async () => {
-    const r = await send(srv.url, { body: modernRequest('server/discover'), headers: { ...modernHeaders('server/discover'), host: 'evil.example.com' } });
+    const r = await send(srv.url, {
+      body: modernRequest('server/discover'),
+      headers: { ...modernHeaders('server/discover'), host: 'evil.example.com' },
+    });
     assert.equal(r.status, 403);
     assert.equal(r.json.jsonrpc, '2.0');
     assert.equal(typeof r.json.error.code, 'number');
@@ -26,12 +29,18 @@ describe('DNS-rebinding protection on a loopback server (2025-11-25 transports Â
   });
 
   it('refuses a foreign Origin with 403 even with a good Host', async () => {
-    const r = await post(srv.url, modernRequest('server/discover'), { ...modernHeaders('server/discover'), origin: 'http://evil.example.com' });
+    const r = await post(srv.url, modernRequest('server/discover'), {
+      ...modernHeaders('server/discover'),
+      origin: 'http://evil.example.com',
+    });
     assert.equal(r.status, 403);
   });
 
   it('refuses Host with the wrong port and the opaque Origin "null"', async () => {
-    const a = await send(srv.url, { body: modernRequest('server/discover'), headers: { ...modernHeaders('server/discover'), host: `127.0.0.1:${srv.port + 1}` } });
+    const a = await send(srv.url, {
+      body: modernRequest('server/discover'),
+      headers: { ...modernHeaders('server/discover'), host: `127.0.0.1:${srv.port + 1}` },
+    });
     assert.equal(a.status, 403);
     const b = await post(srv.url, modernRequest('server/discover'), { ...modernHeaders('server/discover'), origin: 'null' });
     assert.equal(b.status, 403);
@@ -52,7 +61,10 @@ describe('configured and disabled DNS-rebinding protection', () => {
   it('allowedHosts replaces the loopback defaults', async () => {
     const srv = await start(new FakeCore(), { allowedHosts: ['mcp.example.com'] });
     try {
-      const ok = await send(srv.url, { body: modernRequest('x'), headers: { ...modernHeaders('x'), host: 'mcp.example.com:1234', origin: 'https://mcp.example.com' } });
+      const ok = await send(srv.url, {
+        body: modernRequest('x'),
+        headers: { ...modernHeaders('x'), host: 'mcp.example.com:1234', origin: 'https://mcp.example.com' },
+      });
       assert.equal(ok.status, 200);
       const bad = await send(srv.url, { body: modernRequest('x'), headers: { ...modernHeaders('x'), host: `127.0.0.1:${srv.port}` } });
       assert.equal(bad.status, 403);
@@ -64,7 +76,10 @@ describe('configured and disabled DNS-rebinding protection', () => {
   it('dnsRebindingProtection: false lets any Host and Origin through', async () => {
     const srv = await start(new FakeCore(), { dnsRebindingProtection: false });
     try {
-      const r = await send(srv.url, { body: modernRequest('x'), headers: { ...modernHeaders('x'), host: 'evil.example.com', origin: 'http://evil.example.com' } });
+      const r = await send(srv.url, {
+        body: modernRequest('x'),
+        headers: { ...modernHeaders('x'), host: 'evil.example.com', origin: 'http://evil.example.com' },
+      });
       assert.equal(r.status, 200);
     } finally {
       await srv.close();
@@ -87,7 +102,10 @@ describe('media types, body limit, methods and paths', () => {
   });
 
   it('accepts application/json with parameters', async () => {
-    const r = await send(srv.url, { body: modernRequest('x'), headers: { ...modernHeaders('x'), 'content-type': 'application/json; charset=utf-8' } });
+    const r = await send(srv.url, {
+      body: modernRequest('x'),
+      headers: { ...modernHeaders('x'), 'content-type': 'application/json; charset=utf-8' },
+    });
     assert.equal(r.status, 200);
   });
 
@@ -114,10 +132,20 @@ describe('media types, body limit, methods and paths', () => {
   // (which also aborts the request through t.signal, so the server can still close).
   it('413 from Content-Length alone (one byte over the limit), without reading the body', { timeout: 10_000 }, async (t) => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', signal: t.signal, headers: { ...JSON_HEADERS, 'content-length': String(LIMIT + 1) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        {
+          hostname: '127.0.0.1',
+          port: srv.port,
+          path: '/mcp',
+          method: 'POST',
+          signal: t.signal,
+          headers: { ...JSON_HEADERS, 'content-length': String(LIMIT + 1) },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write('{"jsonrpc":'); // the rest never comes
     });
@@ -126,10 +154,20 @@ describe('media types, body limit, methods and paths', () => {
 
   it('413 for a chunked body as soon as it grows one byte past the limit', { timeout: 10_000 }, async (t) => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', signal: t.signal, headers: { ...JSON_HEADERS, 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        {
+          hostname: '127.0.0.1',
+          port: srv.port,
+          path: '/mcp',
+          method: 'POST',
+          signal: t.signal,
+          headers: { ...JSON_HEADERS, 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write('x'.repeat(LIMIT));
       setTimeout(() => req.write('x'), 20);
@@ -160,7 +198,13 @@ describe('media types, body limit, methods and paths', () => {
 
   it('survives a client that aborts mid-body', async () => {
     await new Promise<void>((resolve) => {
-      const req = http.request({ hostname: '127.0.0.1', port: srv.port, path: '/mcp', method: 'POST', headers: { ...JSON_HEADERS, 'content-length': '500' } });
+      const req = http.request({
+        hostname: '127.0.0.1',
+        port: srv.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'content-length': '500' },
+      });
       req.on('error', () => resolve());
       req.write('{"jsonrpc":"2.0",');
       setTimeout(() => {

@@ -40,7 +40,7 @@ describe('HTTP+SSE (2024-11-05)', () => {
     for (const headers of cases) {
       const r = await send(srv.url, { method: 'GET', headers });
       assert.equal(r.status, 405, JSON.stringify(headers));
-      assert.equal(r.headers['allow'], 'POST');
+      assert.equal(r.headers.allow, 'POST');
       assert.equal(r.headers['content-type'], 'application/json');
       assert.match(r.json.error.message, /Model Context Protocol endpoint/);
       assert.match(r.json.error.message, /POST/);
@@ -52,16 +52,30 @@ describe('HTTP+SSE (2024-11-05)', () => {
     const s = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream' } });
     const [endpoint] = await s.waitFor(1);
     const path = endpoint!.data;
-    const init = await send(srv.url, { path, body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05' } }, headers: { 'content-type': 'application/json' } });
+    const init = await send(srv.url, {
+      path,
+      body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05' } },
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(init.status, 202);
     assert.equal(init.text, '');
     await s.waitFor(2);
     assert.equal(s.events[1]!.event, 'message');
-    assert.deepEqual(s.messages()[0], { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'fake', version: '1' } } });
+    assert.deepEqual(s.messages()[0], {
+      jsonrpc: '2.0',
+      id: 0,
+      result: { protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'fake', version: '1' } },
+    });
     const n = await send(srv.url, { path, body: { jsonrpc: '2.0', id: 1, method: 'notify', params: { n: 1 } }, headers: JSON_HEADERS });
     assert.equal(n.status, 202);
     await s.waitFor(4);
-    assert.deepEqual(s.messages().slice(1).map((m) => ('method' in m ? m.method : 'result')), ['notifications/progress', 'result']);
+    assert.deepEqual(
+      s
+        .messages()
+        .slice(1)
+        .map((m) => ('method' in m ? m.method : 'result')),
+      ['notifications/progress', 'result'],
+    );
     const seen = core.seen.find((x) => x.method === 'notify' && x.inbound.transport === 'sse');
     assert.ok(seen);
     s.close();

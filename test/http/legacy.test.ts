@@ -58,7 +58,10 @@ describe('session management (§Session Management)', () => {
     const r = await post(srv.url, req('tools/list', {}, 3), { 'mcp-session-id': sid, 'mcp-protocol-version': 'v999.0.0' });
     assert.equal(r.status, 400);
     assert.equal(r.json.id, 3);
-    const g = await send(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '1999-01-01' } });
+    const g = await send(srv.url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '1999-01-01' },
+    });
     assert.equal(g.status, 400);
   });
 
@@ -178,7 +181,10 @@ describe('SSE polling and resumption (§Resumability and Redelivery)', () => {
     assert.equal(first.length, 1);
     assert.equal(first[0]!.data, '');
     assert.equal(first[0]!.retry, 1000);
-    const g = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': first[0]!.id! } });
+    const g = await open(srv.url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': first[0]!.id! },
+    });
     assert.equal(g.status, 200);
     await g.waitEnd();
     const msgs = g.messages();
@@ -192,9 +198,15 @@ describe('SSE polling and resumption (§Resumability and Redelivery)', () => {
     const events = await s.waitEnd();
     assert.equal(events.length, 2); // priming + "before"
     await until(() => core.seen.find((x) => x.id === 'r2')?.finished, 'the result, produced while nobody listens');
-    const g = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': events[1]!.id! } });
+    const g = await open(srv.url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': events[1]!.id! },
+    });
     await g.waitEnd();
-    assert.deepEqual(g.messages().map((m) => ('method' in m ? (m.params as { data: string }).data : 'result')), ['after', 'result']);
+    assert.deepEqual(
+      g.messages().map((m) => ('method' in m ? (m.params as { data: string }).data : 'result')),
+      ['after', 'result'],
+    );
   });
 
   it('a legacy client disconnect does not cancel: the handler runs on and its messages can be resumed', async () => {
@@ -206,7 +218,10 @@ describe('SSE polling and resumption (§Resumability and Redelivery)', () => {
     const seen = await until(() => core.seen.find((x) => x.id === 'r3' && x.inbound.session && sessionOf(sid) === x.inbound.session));
     assert.equal(seen.inbound.signal, undefined);
     await until(() => seen.finished, 'the handler to run to its end');
-    const g = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': lastId } });
+    const g = await open(srv.url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': lastId },
+    });
     await g.waitEnd();
     assert.deepEqual(g.messages().at(-1), { jsonrpc: '2.0', id: 'r3', result: { done: 4 } });
     const before = s.messages().length;
@@ -224,7 +239,10 @@ describe('SSE polling and resumption (§Resumability and Redelivery)', () => {
 
   it('an unknown Last-Event-ID opens a fresh standalone stream', async () => {
     const sid = await initialize(srv.url);
-    const g = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': 'bogus#1' } });
+    const g = await open(srv.url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': 'bogus#1' },
+    });
     assert.equal(g.status, 200);
     g.close();
   });
@@ -246,7 +264,10 @@ describe('the standalone GET stream (§Listening for Messages from the Server)',
     g.close();
     await until(() => !(host as unknown as { busy: boolean }).busy, 'the server to notice the disconnect');
     host.send({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' }); // nobody listening: stored
-    const g2 = await open(srv.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': cursor } });
+    const g2 = await open(srv.url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': cursor },
+    });
     await g2.waitFor(1);
     assert.deepEqual(g2.messages(), [{ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' }]);
     g2.close();
@@ -267,9 +288,16 @@ describe('the standalone GET stream (§Listening for Messages from the Server)',
 describe('JSON-RPC batches (2025-03-26 only)', () => {
   it('a 2025-03-26 session gets a JSON array of responses', async () => {
     const sid = await initialize(srv.url, '2025-03-26');
-    const r = await post(srv.url, [req('a', {}, 1), { jsonrpc: '2.0', method: 'notifications/x' }, req('b', {}, 2)], sessionHeaders(sid, '2025-03-26'));
+    const r = await post(
+      srv.url,
+      [req('a', {}, 1), { jsonrpc: '2.0', method: 'notifications/x' }, req('b', {}, 2)],
+      sessionHeaders(sid, '2025-03-26'),
+    );
     assert.equal(r.status, 200);
-    assert.deepEqual(r.json, [{ jsonrpc: '2.0', id: 1, result: { echo: 'a' } }, { jsonrpc: '2.0', id: 2, result: { echo: 'b' } }]);
+    assert.deepEqual(r.json, [
+      { jsonrpc: '2.0', id: 1, result: { echo: 'a' } },
+      { jsonrpc: '2.0', id: 2, result: { echo: 'b' } },
+    ]);
   });
 
   it('a batch whose handling sends notifications becomes an SSE stream of all its messages', async () => {
@@ -277,7 +305,10 @@ describe('JSON-RPC batches (2025-03-26 only)', () => {
     const s = await open(srv.url, { body: [req('a', {}, 1), req('notify', {}, 2)], headers: sessionHeaders(sid, '2025-03-26') });
     assert.equal(s.res.headers['content-type'], 'text/event-stream');
     await s.waitEnd();
-    assert.deepEqual(s.messages().map((m) => ('method' in m ? m.method : m.id)), [1, 'notifications/progress', 2]);
+    assert.deepEqual(
+      s.messages().map((m) => ('method' in m ? m.method : m.id)),
+      [1, 'notifications/progress', 2],
+    );
   });
 
   it('other sessions get the single -32600 error the core sends', async () => {
@@ -316,17 +347,29 @@ describe('an asynchronous event store', () => {
       const a = await open(s.url, { body: req('notify', { n: 3 }), headers: sessionHeaders(sid) });
       const events = await a.waitEnd();
       assert.equal(events[0]!.data, '');
-      assert.deepEqual(a.messages().map((m) => ('method' in m ? (m.params as { progress: number }).progress : 'result')), [0, 1, 2, 'result']);
+      assert.deepEqual(
+        a.messages().map((m) => ('method' in m ? (m.params as { progress: number }).progress : 'result')),
+        [0, 1, 2, 'result'],
+      );
       const ids = events.map((e) => Number(e.id!.split('#')[1]));
-      assert.deepEqual(ids, [...ids].sort((x, y) => x - y));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((x, y) => x - y),
+      );
 
       const b = await open(s.url, { body: req('close-stream', { ms: 40, before: true }, 'a2'), headers: sessionHeaders(sid) });
       const first = await b.waitEnd();
       assert.equal(first[0]!.data, '');
-      const g = await open(s.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': first.at(-1)!.id! } });
+      const g = await open(s.url, {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': first.at(-1)!.id! },
+      });
       await g.waitEnd();
       const seen = [...b.messages(), ...g.messages()].map((m) => ('method' in m ? (m.params as { data: string }).data : 'result'));
-      assert.deepEqual(seen.filter((x) => x === 'after' || x === 'result'), ['after', 'result']);
+      assert.deepEqual(
+        seen.filter((x) => x === 'after' || x === 'result'),
+        ['after', 'result'],
+      );
       assert.equal(seen.filter((x) => x === 'before').length, 1);
     } finally {
       await s.close();

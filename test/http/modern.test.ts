@@ -29,7 +29,14 @@ describe('statuses and content types (§Protocol Version Header, §Sending Messa
   });
 
   it('-32601 → 404, -32602 → 400, -32022 and -32021 → 400, other errors → 200', async () => {
-    const cases: Array<[number, number]> = [[-32601, 404], [-32602, 400], [-32022, 400], [-32021, 400], [-32603, 200], [-32002, 200]];
+    const cases: Array<[number, number]> = [
+      [-32601, 404],
+      [-32602, 400],
+      [-32022, 400],
+      [-32021, 400],
+      [-32603, 200],
+      [-32002, 200],
+    ];
     for (const [code, status] of cases) {
       const r = await post(srv.url, modernRequest('error', { code }), modernHeaders('error'));
       assert.equal(r.status, status, `code ${code}`);
@@ -62,7 +69,11 @@ describe('statuses and content types (§Protocol Version Header, §Sending Messa
   });
 
   it('a notification is answered 202 with no body', async () => {
-    const r = await post(srv.url, { jsonrpc: '2.0', method: 'notifications/whatever', params: modernParams() }, modernHeaders('notifications/whatever'));
+    const r = await post(
+      srv.url,
+      { jsonrpc: '2.0', method: 'notifications/whatever', params: modernParams() },
+      modernHeaders('notifications/whatever'),
+    );
     assert.equal(r.status, 202);
     assert.equal(r.text, '');
   });
@@ -85,7 +96,10 @@ describe('lazy SSE (§Receiving Messages)', () => {
     assert.equal(s.res.headers['x-accel-buffering'], 'no');
     await s.waitEnd();
     const msgs = s.messages();
-    assert.deepEqual(msgs.map((m) => ('method' in m ? m.method : 'result')), ['notifications/progress', 'notifications/progress', 'result']);
+    assert.deepEqual(
+      msgs.map((m) => ('method' in m ? m.method : 'result')),
+      ['notifications/progress', 'notifications/progress', 'result'],
+    );
     assert.ok(s.events.every((e) => e.event === 'message' && e.id === undefined)); // never resumable
   });
 
@@ -96,7 +110,10 @@ describe('lazy SSE (§Receiving Messages)', () => {
   });
 
   it('an SSE-only client gets even a lone result as an SSE event', async () => {
-    const s = await open(srv.url, { body: modernRequest('tools/list'), headers: { ...modernHeaders('tools/list'), accept: 'text/event-stream' } });
+    const s = await open(srv.url, {
+      body: modernRequest('tools/list'),
+      headers: { ...modernHeaders('tools/list'), accept: 'text/event-stream' },
+    });
     assert.equal(s.res.headers['content-type'], 'text/event-stream');
     await s.waitEnd();
     assert.deepEqual(s.messages(), [{ jsonrpc: '2.0', id: 1, result: { echo: 'tools/list' } }]);
@@ -134,7 +151,7 @@ describe('cancellation (§Cancellation: closing the stream cancels the request)'
 });
 
 describe('shutdown', () => {
-  it('close() asks the core to end this handler\'s listen streams, then cancels in-flight modern streams', async () => {
+  it("close() asks the core to end this handler's listen streams, then cancels in-flight modern streams", async () => {
     const c = new FakeCore();
     const s2 = await start(c);
     const s = await open(s2.url, { body: modernRequest('notify', { n: 100 }, 'z1'), headers: modernHeaders('notify') });
@@ -194,8 +211,18 @@ describe('request metadata validation (§Server Validation → 400 + -32020)', (
     await accepted(call({}, { 'mcp-name': '  plain_tool  ' }, 'plain_tool'), 'surrounding spaces');
     await accepted(call({}, { 'mcp-name': '=?base64?cGxhaW5fdG9vbA==?=' }, 'plain_tool'), 'base64 form');
     const uri = 'file:///a b/ü.txt';
-    await accepted(post(srv.url, modernRequest('resources/read', { uri }, 42), modernHeaders('resources/read', `=?base64?${Buffer.from(uri).toString('base64')}?=`)), 'resources/read uri');
-    await rejected(post(srv.url, modernRequest('resources/read', { uri: 'file:///x' }, 42), modernHeaders('resources/read', 'file:///y')), 'uri mismatch');
+    await accepted(
+      post(
+        srv.url,
+        modernRequest('resources/read', { uri }, 42),
+        modernHeaders('resources/read', `=?base64?${Buffer.from(uri).toString('base64')}?=`),
+      ),
+      'resources/read uri',
+    );
+    await rejected(
+      post(srv.url, modernRequest('resources/read', { uri: 'file:///x' }, 42), modernHeaders('resources/read', 'file:///y')),
+      'uri mismatch',
+    );
     await rejected(post(srv.url, modernRequest('prompts/get', { name: 'p' }, 42), modernHeaders('prompts/get')), 'prompts/get missing');
     await rejected(post(srv.url, modernRequest('tasks/get', { taskId: 't1' }, 42), modernHeaders('tasks/get', 't2')), 'tasks/get mismatch');
     await accepted(post(srv.url, modernRequest('tasks/cancel', { taskId: 't1' }, 42), modernHeaders('tasks/cancel', 't1')), 'tasks/cancel');

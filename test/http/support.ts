@@ -4,7 +4,14 @@
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { classify, errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from '../../src/protocol/jsonrpc.js';
+import {
+  classify,
+  errorResponse,
+  resultResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../src/protocol/jsonrpc.js';
 import { META } from '../../src/protocol/meta.js';
 import { isLegacyVersion, type LegacyVersion } from '../../src/protocol/versions.js';
 import type { HeaderParam, Inbound, LegacySession, ServerCore, SessionHost } from '../../src/server/index.js';
@@ -17,7 +24,10 @@ export class FakeSession implements LegacySession {
   protocolVersion: LegacyVersion | undefined;
   initialized = false;
   closed = false;
-  constructor(readonly id: string, readonly host: SessionHost) {}
+  constructor(
+    readonly id: string,
+    readonly host: SessionHost,
+  ) {}
   close(): void {
     this.closed = true;
   }
@@ -87,7 +97,8 @@ export class FakeCore implements ServerCore {
       for (const m of payload) {
         const c = classify(m);
         if (c.kind !== 'request') continue;
-        if (c.message.method === 'notify') inbound.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'b', progress: 1 } });
+        if (c.message.method === 'notify')
+          inbound.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'b', progress: 1 } });
         inbound.send(resultResponse(c.message.id, { echo: c.message.method }));
       }
       return;
@@ -235,7 +246,10 @@ export class SseReader {
   ended = false;
   readonly #parser = new SseParser();
   #waiters: Array<() => void> = [];
-  constructor(readonly res: http.IncomingMessage, readonly req: http.ClientRequest) {
+  constructor(
+    readonly res: http.IncomingMessage,
+    readonly req: http.ClientRequest,
+  ) {
     res.setEncoding('utf8');
     res.on('data', (c: string) => {
       this.events.push(...this.#parser.push(c));
@@ -257,10 +271,18 @@ export class SseReader {
   }
   /** Waits until `n` events arrived (or the stream ended). */
   waitFor(n: number, timeoutMs = 5000): Promise<SseEvent[]> {
-    return this.#until(() => this.events.length >= n, () => `${n} events (got ${this.events.length})`, timeoutMs);
+    return this.#until(
+      () => this.events.length >= n,
+      () => `${n} events (got ${this.events.length})`,
+      timeoutMs,
+    );
   }
   waitEnd(timeoutMs = 5000): Promise<SseEvent[]> {
-    return this.#until(() => false, () => 'the stream to end', timeoutMs);
+    return this.#until(
+      () => false,
+      () => 'the stream to end',
+      timeoutMs,
+    );
   }
   /** Resolves with the events once `enough()` holds or the stream ended, woken by each chunk. */
   async #until(enough: () => boolean, what: () => string, timeoutMs: number): Promise<SseEvent[]> {
@@ -331,10 +353,19 @@ export function modernHeaders(method: string, name?: string): Record<string, str
 
 /** Runs the legacy handshake; returns the session id. */
 export async function initialize(url: URL, protocolVersion = '2025-11-25'): Promise<string> {
-  const r = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const r = await post(url, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   const sid = r.headers['mcp-session-id'];
   if (r.status !== 200 || typeof sid !== 'string') throw new Error(`initialize failed: ${r.status} ${r.text}`);
-  const n = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid, 'mcp-protocol-version': protocolVersion });
+  const n = await post(
+    url,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { 'mcp-session-id': sid, 'mcp-protocol-version': protocolVersion },
+  );
   if (n.status !== 202) throw new Error(`initialized failed: ${n.status}`);
   return sid;
 }

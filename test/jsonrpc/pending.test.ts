@@ -36,7 +36,10 @@ function start(pending: PendingRequests<Response>, request: Partial<OutboundRequ
 /** Whether the promise has settled, after queued callbacks have run. */
 async function isSettled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
-  promise.then(() => (done = true), () => (done = true));
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   await new Promise((r) => setImmediate(r));
   return done;
 }
@@ -67,11 +70,16 @@ test('a response settles the call with its id, and only that call; an unknown id
   assert.equal(pending.size, 0);
 });
 
-test('no answer in time: the call fails with the caller\'s timeout error, the caller is told to cancel, a late response is ignored (lifecycle.mdx §Timeouts)', async (t) => {
+test("no answer in time: the call fails with the caller's timeout error, the caller is told to cancel, a late response is ignored (lifecycle.mdx §Timeouts)", async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const pending = new PendingRequests<Response>();
   const h = hooks();
-  const call = start(pending, { id: 1, timeoutMs: 300, timeoutError: (m, ms) => new JanusError('TIMEOUT', `${m} timed out: within ${ms} ms`), ...h });
+  const call = start(pending, {
+    id: 1,
+    timeoutMs: 300,
+    timeoutError: (m, ms) => new JanusError('TIMEOUT', `${m} timed out: within ${ms} ms`),
+    ...h,
+  });
   t.mock.timers.tick(299);
   assert.equal(await isSettled(call.promise), false);
   t.mock.timers.tick(1);
@@ -94,7 +102,10 @@ test('progress restarts the timeout, and reaches onProgress (lifecycle.mdx §Tim
   }
   // 4500 ms in all, never 1000 without progress: still waiting.
   assert.equal(await isSettled(call.promise), false);
-  assert.deepEqual(h.progress.map((p) => p.progress), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    h.progress.map((p) => p.progress),
+    [1, 2, 3, 4, 5],
+  );
   assert.equal(pending.progress({ progressToken: 'other', progress: 1 }), false);
   t.mock.timers.tick(1000);
   await assert.rejects(call.promise, { code: 'TIMEOUT' });
@@ -130,7 +141,10 @@ test('aborted before the send: nothing is sent, not even a cancellation; the cal
   controller.abort('user left');
   const sent: number[] = [];
   const call = start(pending, { id: 1, signal: controller.signal, ...h }, sent);
-  await assert.rejects(call.promise, (e: unknown) => e instanceof JanusError && e.code === 'ABORTED' && e.message === 'tools/call aborted' && e.cause === 'user left');
+  await assert.rejects(
+    call.promise,
+    (e: unknown) => e instanceof JanusError && e.code === 'ABORTED' && e.message === 'tools/call aborted' && e.cause === 'user left',
+  );
   assert.deepEqual(sent, []);
   assert.equal(h.cancelled.length, 0);
   assert.equal(pending.size, 0);
@@ -140,7 +154,12 @@ test('aborted after the send: the call fails at once, the caller is told to canc
   const pending = new PendingRequests<Response>();
   const h = hooks();
   const controller = new AbortController();
-  const call = start(pending, { id: 1, signal: controller.signal, abortError: (m, reason) => new JanusError('ABORTED', `${m} cancelled`, { cause: reason }), ...h });
+  const call = start(pending, {
+    id: 1,
+    signal: controller.signal,
+    abortError: (m, reason) => new JanusError('ABORTED', `${m} cancelled`, { cause: reason }),
+    ...h,
+  });
   controller.abort('stop');
   await assert.rejects(call.promise, { code: 'ABORTED', message: 'tools/call cancelled' });
   assert.equal(h.cancelled.length, 1);
@@ -180,7 +199,7 @@ test('closing settles every waiting call with the given error, without cancellat
   assert.equal(h.cancelled.length, 0);
 });
 
-test('a call\'s signal stays open until it settles, by response too', async () => {
+test("a call's signal stays open until it settles, by response too", async () => {
   const pending = new PendingRequests<Response>();
   const call = start(pending, { id: 1 });
   const signal = call.signal;

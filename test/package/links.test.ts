@@ -11,7 +11,12 @@ import { documents, root } from './support.js';
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
 function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 function anchorsOf(file: string): Set<string> {
@@ -32,7 +37,8 @@ test('every relative link of the README and docs/ reaches an existing file and h
         broken.push(`${doc}: ${href} (no such file)`);
         continue;
       }
-      if (fragment !== undefined && target.endsWith('.md') && !anchorsOf(target).has(fragment)) broken.push(`${doc}: ${href} (no such heading)`);
+      if (fragment !== undefined && target.endsWith('.md') && !anchorsOf(target).has(fragment))
+        broken.push(`${doc}: ${href} (no such heading)`);
     }
   }
   assert.deepEqual(broken, []);

@@ -13,8 +13,18 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect } from '../../src/client/index.js';
 import {
-  blocksOf, documents, makeProject, packFreshClone, run, snippetDir, staticImportGraph, typeCheck, writeBlocks, writeTsConfig,
-  type Block, type Packed,
+  blocksOf,
+  documents,
+  makeProject,
+  packFreshClone,
+  run,
+  snippetDir,
+  staticImportGraph,
+  typeCheck,
+  writeBlocks,
+  writeTsConfig,
+  type Block,
+  type Packed,
 } from './support.js';
 
 /** Subpaths whose code and types need no Node built-ins (DESIGN.md §One package). */
@@ -25,7 +35,18 @@ const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', '
  */
 const NEUTRAL_PACKAGES = new Set([...NEUTRAL, 'zod', 'valibot', '@valibot/to-json-schema', 'hono']);
 /** What the docs' blocks import besides janus-mcp, installed into the Node project. */
-const NODE_PACKAGES = ['@types/node', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype', 'express', '@types/express', 'hono', '@hono/node-server', 'fastify'];
+const NODE_PACKAGES = [
+  '@types/node',
+  'zod',
+  'valibot',
+  '@valibot/to-json-schema',
+  'arktype',
+  'express',
+  '@types/express',
+  'hono',
+  '@hono/node-server',
+  'fastify',
+];
 const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'hono'];
 
 const work = mkdtempSync(join(tmpdir(), 'janus-mcp-packed-'));
@@ -50,7 +71,9 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function importsOf(code: string): string[] {
-  return [...code.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2]!);
+  return [...code.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1] ?? m[2]!,
+  );
 }
 
 function isNeutral(block: Block): boolean {
@@ -82,7 +105,9 @@ describe('the tarball', () => {
   });
 
   test('the shipped declarations carry no @internal member', () => {
-    const withInternal = packed.files.filter((f) => f.endsWith('.d.ts') && readFileSync(join(nodeProject, 'node_modules', 'janus-mcp', f), 'utf8').includes('@internal'));
+    const withInternal = packed.files.filter(
+      (f) => f.endsWith('.d.ts') && readFileSync(join(nodeProject, 'node_modules', 'janus-mcp', f), 'utf8').includes('@internal'),
+    );
     assert.deepEqual(withInternal, []);
   });
 
@@ -98,7 +123,9 @@ describe('the tarball', () => {
 describe('in a user project', () => {
   test('every subpath the README and docs/ use (and every exported one) imports by package name', async () => {
     const used = new Set(blocks.flatMap((b) => importsOf(b.code)).filter((s) => s.startsWith('janus-mcp')));
-    const exported = Object.keys(exportsMap).filter((k) => k !== './package.json').map((k) => `janus-mcp/${k.slice(2)}`);
+    const exported = Object.keys(exportsMap)
+      .filter((k) => k !== './package.json')
+      .map((k) => `janus-mcp/${k.slice(2)}`);
     for (const s of used) assert.ok(exported.includes(s), `${s}, used in the docs, is exported`);
     const script = `for (const s of ${JSON.stringify(exported)}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); }`;
     await run(process.execPath, ['--input-type=module', '-e', script], { cwd: nodeProject });
@@ -110,14 +137,17 @@ describe('in a user project', () => {
     assert.deepEqual(await typeCheck(nodeProject, where), []);
   });
 
-  test('without @types/node: the neutral subpaths\' declarations and every block that uses only them type-check', async () => {
+  test("without @types/node: the neutral subpaths' declarations and every block that uses only them type-check", async () => {
     const neutral = blocks.filter(isNeutral);
     const where = writeBlocks(webProject, neutral);
-    const probe = NEUTRAL.map((s, i) => `import * as m${i} from '${s}';`).join('\n') + `\nexport const all = [${NEUTRAL.map((_, i) => `m${i}`).join(', ')}];\n`;
+    const probe = `${NEUTRAL.map((s, i) => `import * as m${i} from '${s}';`).join('\n')}\nexport const all = [${NEUTRAL.map((_, i) => `m${i}`).join(', ')}];\n`;
     writeFileSync(join(webProject, 'snippets', 'neutral-entries.ts'), probe);
     writeTsConfig(webProject, { nodeTypes: false });
     assert.deepEqual(await typeCheck(webProject, where), []);
-    assert.ok(neutral.some((b) => importsOf(b.code).includes('janus-mcp/fetch')), 'the docs show the fetch handler in neutral code');
+    assert.ok(
+      neutral.some((b) => importsOf(b.code).includes('janus-mcp/fetch')),
+      'the docs show the fetch handler in neutral code',
+    );
   });
 });
 
@@ -148,7 +178,10 @@ describe('schema libraries as installed', () => {
 describe('docs/, run as written', () => {
   test('every block named *.test.ts passes under node --test', async () => {
     const tests = blocks.filter((b) => b.name.endsWith('.test.ts'));
-    assert.ok(tests.some((b) => b.doc === 'docs/testing.md'), 'docs/testing.md shows tests');
+    assert.ok(
+      tests.some((b) => b.doc === 'docs/testing.md'),
+      'docs/testing.md shows tests',
+    );
     const files = tests.map((b) => join(nodeProject, 'out', snippetDir(b.doc).slice('snippets/'.length), b.name.replace(/\.ts$/, '.js')));
     await run(process.execPath, ['--test', ...files], { cwd: nodeProject, timeout: 120_000 });
   });
@@ -159,7 +192,12 @@ describe('the README, run as written', () => {
   const out = (name: string) => join(nodeProject, 'out', snippetDir('README.md').slice('snippets/'.length), name.replace(/\.ts$/, '.js'));
 
   test('its blocks are exactly the programs run below', () => {
-    assert.deepEqual(readme().map((b) => b.name).sort(), ['client.ts', 'http.ts', 'server.ts']);
+    assert.deepEqual(
+      readme()
+        .map((b) => b.name)
+        .sort(),
+      ['client.ts', 'http.ts', 'server.ts'],
+    );
   });
 
   test('client.ts starts server.ts over stdio, gets an elicited greeting, prints what the README shows, and exits', async () => {

@@ -9,7 +9,11 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlink
 import { dirname, join, relative } from 'node:path';
 import { findRepoRoot } from '../support/wire-schema.js';
 
-export const root: string = findRepoRoot() ?? (() => { throw new Error('no janus-mcp package.json above the tests'); })();
+export const root: string =
+  findRepoRoot() ??
+  (() => {
+    throw new Error('no janus-mcp package.json above the tests');
+  })();
 
 export interface Run {
   stdout: string;
@@ -26,7 +30,11 @@ export function run(command: string, args: string[], options: ExecFileOptions = 
   });
 }
 
-const npm = (args: string[], cwd: string) => run('npm', args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
+const npm = (args: string[], cwd: string) =>
+  run('npm', args, {
+    cwd,
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+  });
 
 export interface Packed {
   tarball: string;
@@ -108,12 +116,24 @@ export function blocksOf(doc: string): Block[] {
 
 /** README.md and every Markdown file of docs/. */
 export function documents(): string[] {
-  return ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  return [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
 }
 
 /** Where a document's blocks go in a project: `snippets/<doc slug>/`. */
 export function snippetDir(doc: string): string {
-  return join('snippets', doc.replace(/\.md$/, '').replace(/[^\w]+/g, '-').toLowerCase());
+  return join(
+    'snippets',
+    doc
+      .replace(/\.md$/, '')
+      .replace(/[^\w]+/g, '-')
+      .toLowerCase(),
+  );
 }
 
 /** Writes blocks as module files; returns a map from each file to its place in the docs. */
@@ -121,7 +141,10 @@ export function writeBlocks(project: string, blocks: Block[]): Map<string, Block
   const where = new Map<string, Block>();
   for (const b of blocks) {
     const file = join(snippetDir(b.doc), b.name);
-    if (where.has(file)) throw new Error(`${b.doc}:${b.line}: a second block named ${b.name}; name blocks with a unique first-line comment like "// other.ts"`);
+    if (where.has(file))
+      throw new Error(
+        `${b.doc}:${b.line}: a second block named ${b.name}; name blocks with a unique first-line comment like "// other.ts"`,
+      );
     mkdirSync(join(project, dirname(file)), { recursive: true });
     // `export {}` keeps a block without imports a module, as every block is in the docs.
     writeFileSync(join(project, file), `${b.code}\nexport {};\n`);
@@ -137,13 +160,21 @@ export function writeBlocks(project: string, blocks: Block[]): Map<string, Block
 export async function typeCheck(project: string, where: Map<string, Block>): Promise<string[]> {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = await new Promise<string>((resolve) => {
-    execFile(process.execPath, [tsc, '-p', project], { cwd: project, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (_e, stdout, stderr) => resolve(`${stdout}${stderr}`));
+    execFile(
+      process.execPath,
+      [tsc, '-p', project],
+      { cwd: project, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (_e, stdout, stderr) => resolve(`${stdout}${stderr}`),
+    );
   });
-  return result.split('\n').filter((l) => /error TS\d+/.test(l)).map((l) => {
-    const m = /^(snippets\/[^()]+)\((\d+),(\d+)\): (.*)$/.exec(l);
-    const block = m && where.get(m[1]!);
-    return block ? `${block.doc}:${block.line + Number(m[2]) - 1}:${m[3]} (${block.name}): ${m[4]}` : l;
-  });
+  return result
+    .split('\n')
+    .filter((l) => /error TS\d+/.test(l))
+    .map((l) => {
+      const m = /^(snippets\/[^()]+)\((\d+),(\d+)\): (.*)$/.exec(l);
+      const block = m && where.get(m[1]!);
+      return block ? `${block.doc}:${block.line + Number(m[2]) - 1}:${m[3]} (${block.name}): ${m[4]}` : l;
+    });
 }
 
 export interface TsConfigOptions {

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { base64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from '../../src/protocol/base64.js';
 
-const samples = [new Uint8Array(0), Uint8Array.of(0), Uint8Array.of(0xfb, 0xff), new TextEncoder().encode('héllo ☃ wörld'), Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256)];
+const samples = [
+  new Uint8Array(0),
+  Uint8Array.of(0),
+  Uint8Array.of(0xfb, 0xff),
+  new TextEncoder().encode('héllo ☃ wörld'),
+  Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256),
+];
 
 test('base64 agrees with Buffer both ways, large inputs included', () => {
   for (const bytes of samples) {

@@ -6,9 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  claimsModern, classifyPayload, legacyVersionHeaderProblem, versionHeaderClaimsModern,
-} from '../../src/protocol/era-claim.js';
+import { claimsModern, classifyPayload, legacyVersionHeaderProblem, versionHeaderClaimsModern } from '../../src/protocol/era-claim.js';
 import { LEGACY_REVISIONS, META_CAPS, META_VERSION, MODERN } from '../support/common.js';
 
 const modernMeta = { [META_VERSION]: MODERN, [META_CAPS]: {} };

@@ -25,7 +25,14 @@ import { fileURLToPath } from 'node:url';
 import { REVISIONS, revision, type Direction, type Revision, type WireType } from '../../src/protocol/revisions.js';
 import { ALL_VERSIONS, eraOf } from '../../src/protocol/versions.js';
 import {
-  pick, shapeCallToolResult, shapeContent, shapePrompt, shapeResource, shapeResourceContents, shapeResourceTemplate, shapeTool,
+  pick,
+  shapeCallToolResult,
+  shapeContent,
+  shapePrompt,
+  shapeResource,
+  shapeResourceContents,
+  shapeResourceTemplate,
+  shapeTool,
 } from '../../src/server/shape.js';
 
 type Json = Record<string, unknown>;
@@ -78,7 +85,7 @@ class Schema {
   codes(node: Json | undefined): number[] {
     if (!node) return [];
     const d = this.deref(node);
-    const own = ((d.properties as Record<string, Json> | undefined)?.code?.const);
+    const own = (d.properties as Record<string, Json> | undefined)?.code?.const;
     return [...(typeof own === 'number' ? [own] : []), ...((d.allOf ?? []) as Json[]).flatMap((part) => this.codes(part))];
   }
 
@@ -87,7 +94,7 @@ class Schema {
     const d = this.defs[union];
     if (!d) return new Set();
     const members = ((d.anyOf ?? d.oneOf) as Json[] | undefined) ?? [d];
-    return new Set(members.map((m) => (this.property(m, 'method')!.const as string)));
+    return new Set(members.map((m) => this.property(m, 'method')!.const as string));
   }
 
   /** `params` of a request or notification definition. */
@@ -111,7 +118,10 @@ const UNIONS: Record<Direction, string> = {
 // The table against the schemas
 
 test('the table has one entry per revision of versions.ts, oldest first, each in its era', () => {
-  assert.deepEqual(REVISIONS.map((r) => r.version), [...ALL_VERSIONS]);
+  assert.deepEqual(
+    REVISIONS.map((r) => r.version),
+    [...ALL_VERSIONS],
+  );
   for (const r of REVISIONS) assert.equal(r.era, eraOf(r.version), r.version);
   assert.deepEqual([...SCHEMAS.keys()], readdirSync(join(ROOT, 'spec', 'schema')).sort(), 'every schema folder is a revision of the table');
 });
@@ -123,18 +133,39 @@ test('methods: core plus experimental equal the ClientRequest/ServerRequest/Clie
       const core = r.methods[d];
       const experimental = r.experimental[d];
       assert.deepEqual(sorted([...core, ...experimental]), sorted(s.methods(UNIONS[d])), `${r.version} ${UNIONS[d]}`);
-      assert.deepEqual([...core].filter((m) => experimental.has(m)), [], `${r.version} ${d}: a method is core or experimental, not both`);
+      assert.deepEqual(
+        [...core].filter((m) => experimental.has(m)),
+        [],
+        `${r.version} ${d}: a method is core or experimental, not both`,
+      );
       // The table's decision: the experimental methods are exactly the 2025-11-25 core tasks.
-      assert.deepEqual(sorted(experimental), sorted([...s.methods(UNIONS[d])].filter((m) => /^(notifications\/)?tasks\//.test(m))), `${r.version} ${d} experimental`);
+      assert.deepEqual(
+        sorted(experimental),
+        sorted([...s.methods(UNIONS[d])].filter((m) => /^(notifications\/)?tasks\//.test(m))),
+        `${r.version} ${d} experimental`,
+      );
     }
     assert.deepEqual(sorted(r.inputRequests), sorted(s.methods('InputRequest')), `${r.version} InputRequest`);
   }
 });
 
 const TABLE_TYPES: readonly WireType[] = [
-  'Tool', 'Prompt', 'PromptArgument', 'Resource', 'ResourceTemplate', 'Implementation', 'TextContent', 'ImageContent',
-  'AudioContent', 'EmbeddedResource', 'ResourceLink', 'TextResourceContents', 'BlobResourceContents', 'CallToolResult',
-  'ClientCapabilities', 'ServerCapabilities',
+  'Tool',
+  'Prompt',
+  'PromptArgument',
+  'Resource',
+  'ResourceTemplate',
+  'Implementation',
+  'TextContent',
+  'ImageContent',
+  'AudioContent',
+  'EmbeddedResource',
+  'ResourceLink',
+  'TextResourceContents',
+  'BlobResourceContents',
+  'CallToolResult',
+  'ClientCapabilities',
+  'ServerCapabilities',
 ];
 
 /** Where the table's fields of each wire type differ from the schemas; empty when they agree. */
@@ -162,7 +193,10 @@ function fieldProblems(fieldsOf: (r: Revision) => Revision['fields']): string[] 
 }
 
 test('fields: each wire type the table lists has exactly the properties of its schema definition, per revision', () => {
-  assert.deepEqual(fieldProblems((r) => r.fields), []);
+  assert.deepEqual(
+    fieldProblems((r) => r.fields),
+    [],
+  );
 });
 
 test('fields: a field put in the wrong revision fails the check (icons on a 2025-06-18 Tool, structuredContent on a 2025-03-26 result)', () => {
@@ -257,13 +291,20 @@ test('shaping keeps exactly the fields the table gives the revision in use', () 
     }
     const args = shapePrompt(r.version, { name: 'p', arguments: [everything('PromptArgument')] }).arguments as Json[];
     assert.deepEqual(sorted(Object.keys(args[0]!)), sorted([...r.fields.PromptArgument!, 'x-custom']), `${r.version} PromptArgument`);
-    for (const [block, type] of [['audio', 'AudioContent'], ['resource_link', 'ResourceLink']] as const) {
+    for (const [block, type] of [
+      ['audio', 'AudioContent'],
+      ['resource_link', 'ResourceLink'],
+    ] as const) {
       const shaped = shapeContent(r.version, everything(type, { type: block }));
       if (r.fields[type]) assert.deepEqual(sorted(Object.keys(shaped)), sorted([...r.fields[type], 'x-custom']), `${r.version} ${type}`);
       else assert.equal(shaped.type, 'text', `${r.version}: a ${block} block becomes text`);
     }
     const structured = shapeCallToolResult(r.version, { content: [], structuredContent: [1, 2] });
-    assert.equal('structuredContent' in structured, revision(r.version).features.structuredContentAnyJson, `${r.version}: non-object structuredContent`);
+    assert.equal(
+      'structuredContent' in structured,
+      revision(r.version).features.structuredContentAnyJson,
+      `${r.version}: non-object structuredContent`,
+    );
   }
 });
 
@@ -312,14 +353,19 @@ function withoutComments(src: string): string {
       const stop = end === -1 ? src.length : end + 2;
       blank(i, stop);
       i = stop;
-    } else if (c === '\'' || c === '"') {
+    } else if (c === "'" || c === '"') {
       readString(c);
       prev = c;
     } else if (c === '`') {
       i++;
       readTemplate();
       prev = '`';
-    } else if (c === '/' && (prev === '' || '(,=:[!&|?{};+-*%<>~^'.includes(prev) || /\b(return|typeof|case|of|in)$/.test(src.slice(Math.max(0, i - 8), i).trimEnd()))) {
+    } else if (
+      c === '/' &&
+      (prev === '' ||
+        '(,=:[!&|?{};+-*%<>~^'.includes(prev) ||
+        /\b(return|typeof|case|of|in)$/.test(src.slice(Math.max(0, i - 8), i).trimEnd()))
+    ) {
       let inClass = false;
       for (i++; i < src.length && (inClass || src[i] !== '/') && src[i] !== '\n'; i++) {
         if (src[i] === '\\') i++;
@@ -367,22 +413,32 @@ const VERSION_COMPARISON = [
 
 /** Lines of `src` (comments removed) that name a version or compare versions. */
 function offences(code: string): string[] {
-  return code.split('\n').flatMap((line, k) =>
-    VERSION_LITERAL.test(line) || VERSION_COMPARISON.some((re) => re.test(line)) ? [`${k + 1}: ${line.trim()}`] : []);
+  return code
+    .split('\n')
+    .flatMap((line, k) =>
+      VERSION_LITERAL.test(line) || VERSION_COMPARISON.some((re) => re.test(line)) ? [`${k + 1}: ${line.trim()}`] : [],
+    );
 }
 
 test('the source check finds literals and comparisons, and ignores comments and strings that only look like them', () => {
-  assert.deepEqual(offences(withoutComments([
-    "// negotiated '2025-06-18' or later",
-    "/* if (v >= '2025-06-18') */ const a = 1;",
-    "const url = 'http://x/*not a comment*/'; // v < '2025-03-26'",
-    'const re = /\\/\\/ no/; const t = `${a} // ${"x"}`;',
-    "if (v >= '2025-06-18') x();",
-    'if (session.protocolVersion === "2025-03-26") y();',
-    'if (this.legacyVersion >= since) z();',
-    'const ok = atLeast(v, w);',
-    'const m = new Map<string, LegacyVersion>(); const n: Array<ProtocolVersion> = [];',
-  ].join('\n'))).map((l) => l.split(':')[0]), ['5', '6', '7', '8']);
+  assert.deepEqual(
+    offences(
+      withoutComments(
+        [
+          "// negotiated '2025-06-18' or later",
+          "/* if (v >= '2025-06-18') */ const a = 1;",
+          "const url = 'http://x/*not a comment*/'; // v < '2025-03-26'",
+          'const re = /\\/\\/ no/; const t = `${a} // ${"x"}`;',
+          "if (v >= '2025-06-18') x();",
+          'if (session.protocolVersion === "2025-03-26") y();',
+          'if (this.legacyVersion >= since) z();',
+          'const ok = atLeast(v, w);',
+          'const m = new Map<string, LegacyVersion>(); const n: Array<ProtocolVersion> = [];',
+        ].join('\n'),
+      ),
+    ).map((l) => l.split(':')[0]),
+    ['5', '6', '7', '8'],
+  );
 });
 
 test('no file under src/ outside src/protocol/ names a revision or compares versions (comments may cite revisions)', () => {

@@ -19,10 +19,19 @@ const TOOL_META = { 'example.com/owner': 'tests' };
 
 function featureServer(): Server {
   const server = createServer({ name: 'features', version: '1.0.0' });
-  server.tool('add_one', {
-    title: 'Add one', description: 'Adds one', input: INPUT, output: OUTPUT,
-    annotations: ANNOTATIONS, icons: ICONS, _meta: TOOL_META,
-  }, (args) => ({ sum: (args as { a: number }).a + 1 }));
+  server.tool(
+    'add_one',
+    {
+      title: 'Add one',
+      description: 'Adds one',
+      input: INPUT,
+      output: OUTPUT,
+      annotations: ANNOTATIONS,
+      icons: ICONS,
+      _meta: TOOL_META,
+    },
+    (args) => ({ sum: (args as { a: number }).a + 1 }),
+  );
   server.tool('bad_output', { input: INPUT, output: OUTPUT }, () => ({ sum: 'not a number' }));
   server.tool('progress', async (_a, ctx) => {
     ctx.progress(1, 2, 'half way');
@@ -37,7 +46,10 @@ function featureServer(): Server {
     return 'logged';
   });
   server.tool('who', async (_a, ctx) => {
-    const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    const r = await ctx.elicit({
+      message: 'Name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
     return `${r.action}:${String(r.content?.name)}`;
   });
   server.tool('tags', async (_a, ctx) => {
@@ -47,7 +59,10 @@ function featureServer(): Server {
     });
     return r.action;
   });
-  server.tool('connect', async (_a, ctx) => (await ctx.elicitUrl({ message: 'Connect your account', url: 'https://example.com/connect' })).action);
+  server.tool(
+    'connect',
+    async (_a, ctx) => (await ctx.elicitUrl({ message: 'Connect your account', url: 'https://example.com/connect' })).action,
+  );
   server.tool('needs_url', () => {
     throw new UrlElicitationRequiredError([{ message: 'Authorize', url: 'https://example.com/auth', elicitationId: 'e-42' }]);
   });
@@ -80,7 +95,11 @@ test('tools/list leaves out the fields a revision lacks: annotations < 2025-03-2
   for (const [v, want] of Object.entries(expected)) {
     await session(v, {}, async (peer) => {
       const r = await peer.request('tools/list');
-      assert.deepStrictEqual(r.result.tools.find((t: Msg) => t.name === 'add_one'), want, v);
+      assert.deepStrictEqual(
+        r.result.tools.find((t: Msg) => t.name === 'add_one'),
+        want,
+        v,
+      );
       assert.equal(r.result.nextCursor, undefined);
     });
   }
@@ -99,7 +118,10 @@ test('invalid tool arguments give an isError result the model can correct, not a
 
 test('structured output: structuredContent plus its JSON as text from 2025-06-18; older revisions get the text only (server/tools.mdx §Structured Content)', async () => {
   await session('2025-06-18', {}, async (peer) => {
-    assert.deepStrictEqual((await tool(peer, 'add_one', { a: 1 })).result, { content: [{ type: 'text', text: '{"sum":2}' }], structuredContent: { sum: 2 } });
+    assert.deepStrictEqual((await tool(peer, 'add_one', { a: 1 })).result, {
+      content: [{ type: 'text', text: '{"sum":2}' }],
+      structuredContent: { sum: 2 },
+    });
   });
   await session('2025-03-26', {}, async (peer) => {
     assert.deepStrictEqual((await tool(peer, 'add_one', { a: 1 })).result, { content: [{ type: 'text', text: '{"sum":2}' }] });
@@ -114,15 +136,22 @@ test('structured output that does not match the outputSchema is never sent: -326
   });
 });
 
-test('progress notifications carry the request\'s progressToken and come before the response; message only from 2025-03-26 (progress.mdx)', async () => {
-  for (const [v, withMessage] of [['2025-11-25', true], ['2024-11-05', false]] as const) {
+test("progress notifications carry the request's progressToken and come before the response; message only from 2025-03-26 (progress.mdx)", async () => {
+  for (const [v, withMessage] of [
+    ['2025-11-25', true],
+    ['2024-11-05', false],
+  ] as const) {
     await session(v, {}, async (peer) => {
       const r = await tool(peer, 'progress', {}, { progressToken: 'tok-1' });
       const notes = peer.take((m) => m.method === 'notifications/progress');
-      assert.deepStrictEqual(notes.map((n) => n.params), [
-        { progressToken: 'tok-1', progress: 1, total: 2, ...(withMessage ? { message: 'half way' } : {}) },
-        { progressToken: 'tok-1', progress: 2, total: 2, ...(withMessage ? { message: 'done' } : {}) },
-      ], v);
+      assert.deepStrictEqual(
+        notes.map((n) => n.params),
+        [
+          { progressToken: 'tok-1', progress: 1, total: 2, ...(withMessage ? { message: 'half way' } : {}) },
+          { progressToken: 'tok-1', progress: 2, total: 2, ...(withMessage ? { message: 'done' } : {}) },
+        ],
+        v,
+      );
       assert.ok(peer.received.indexOf(notes[1]!) < peer.received.indexOf(r), 'progress precedes the response');
     });
   }
@@ -138,23 +167,34 @@ test('no progress notification without a progressToken', async () => {
 test('logging/setLevel filters notifications/message below the level; before it, every level goes out (logging.mdx)', async () => {
   await session('2025-06-18', {}, async (peer) => {
     await tool(peer, 'logs');
-    assert.deepStrictEqual(peer.take((m) => m.method === 'notifications/message').map((m) => m.params.level), ['debug', 'info', 'warning', 'error']);
+    assert.deepStrictEqual(
+      peer.take((m) => m.method === 'notifications/message').map((m) => m.params.level),
+      ['debug', 'info', 'warning', 'error'],
+    );
 
     assert.deepStrictEqual((await peer.request('logging/setLevel', { level: 'warning' })).result, {});
     await tool(peer, 'logs');
-    assert.deepStrictEqual(peer.take((m) => m.method === 'notifications/message').map((m) => m.params), [
-      { level: 'warning', data: { w: 1 } },
-      { level: 'error', data: 'e', logger: 'my-logger' },
-    ]);
+    assert.deepStrictEqual(
+      peer.take((m) => m.method === 'notifications/message').map((m) => m.params),
+      [
+        { level: 'warning', data: { w: 1 } },
+        { level: 'error', data: 'e', logger: 'my-logger' },
+      ],
+    );
     assert.equal((await peer.request('logging/setLevel', { level: 'loud' })).error?.code, -32602);
   });
 });
 
-test('roots: a tool calling ctx.roots() sends roots/list and gets the client\'s answer (client/roots.mdx)', async () => {
+test("roots: a tool calling ctx.roots() sends roots/list and gets the client's answer (client/roots.mdx)", async () => {
   await session('2025-03-26', { roots: { listChanged: true } }, async (peer) => {
     const call = tool(peer, 'roots');
     const ask = await peer.next((m) => m.method === 'roots/list');
-    peer.respond(ask.id, { roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp', name: 'tmp' }] });
+    peer.respond(ask.id, {
+      roots: [
+        { uri: 'file:///work', name: 'work' },
+        { uri: 'file:///tmp', name: 'tmp' },
+      ],
+    });
     assert.equal((await call).result.content[0].text, 'work=file:///work,tmp=file:///tmp');
   });
 });
@@ -208,7 +248,11 @@ test('an elicitation schema the negotiated revision cannot express is not sent: 
     const sent = peer.take((m) => m.method === 'elicitation/create')[0];
     if (sent) peer.respond(sent.id, { action: 'cancel' }); // unblock the handler either way
     const r = await call;
-    assert.equal(sent, undefined, `elicitation/create with a schema 2025-06-18 cannot express: ${JSON.stringify(sent?.params.requestedSchema)}`);
+    assert.equal(
+      sent,
+      undefined,
+      `elicitation/create with a schema 2025-06-18 cannot express: ${JSON.stringify(sent?.params.requestedSchema)}`,
+    );
     assert.ok(r.error || r.result.isError, JSON.stringify(r));
   });
   await session('2025-11-25', { elicitation: {} }, async (peer) => {
@@ -230,7 +274,9 @@ test('URL elicitation on 2025-11-25: mode "url" with an elicitationId, and serve
     assert.equal((await call).result.content[0].text, 'accept');
     assert.equal(server.elicitationComplete(peer.connection.session.id, elicitationId), true);
     assert.deepStrictEqual(await peer.next((m) => m.method === 'notifications/elicitation/complete'), {
-      jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId },
+      jsonrpc: '2.0',
+      method: 'notifications/elicitation/complete',
+      params: { elicitationId },
     });
     assert.equal(server.elicitationComplete('no-such-session', elicitationId), false);
   });

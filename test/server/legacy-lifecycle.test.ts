@@ -12,7 +12,9 @@ import { aborted, deferred } from '../support/wait.js';
 
 function toolServer(): Server {
   const server = createServer({ name: 'lifecycle', version: '1.0.0' });
-  server.tool('echo', { input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }, ({ text }) => String(text));
+  server.tool('echo', { input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }, ({ text }) =>
+    String(text),
+  );
   return server;
 }
 
@@ -117,7 +119,14 @@ test('an empty batch and a batch containing initialize are -32600, even on 2025-
     await handshake(peer, '2025-03-26');
     peer.sendRaw([]);
     assert.equal((await peer.next((m) => 'error' in m)).error.code, -32600);
-    peer.sendRaw([{ jsonrpc: '2.0', id: 'init-2', method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: CLIENT_INFO } }]);
+    peer.sendRaw([
+      {
+        jsonrpc: '2.0',
+        id: 'init-2',
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: CLIENT_INFO },
+      },
+    ]);
     assert.equal((await peer.next((m) => 'error' in m)).error.code, -32600);
   });
 });
@@ -161,7 +170,7 @@ test('tools/call of an unknown tool is -32602 (server/tools.mdx §Error Handling
   });
 });
 
-test('notifications/cancelled aborts the handler\'s ctx.signal and no response is sent (basic/utilities/cancellation.mdx)', async () => {
+test("notifications/cancelled aborts the handler's ctx.signal and no response is sent (basic/utilities/cancellation.mdx)", async () => {
   const server = createServer({ name: 'cancel', version: '1.0.0' });
   const started = deferred();
   const finished = deferred<unknown>();
@@ -193,11 +202,15 @@ test('notifications/cancelled for an unknown or finished request is ignored', as
 });
 
 test('a request carrying the modern _meta on a connection with a legacy session is served statelessly, the session untouched (versioning.mdx §Dual-era server)', async () => {
-  await withMemoryPeer(toolServer(), async (peer) => {
-    const r = await peer.request('tools/list', { _meta: modernMeta() });
-    assert.equal(r.result.resultType, 'complete');
-    assert.equal(peer.connection.session.protocolVersion, undefined);
-  }, { revision: MODERN });
+  await withMemoryPeer(
+    toolServer(),
+    async (peer) => {
+      const r = await peer.request('tools/list', { _meta: modernMeta() });
+      assert.equal(r.result.resultType, 'complete');
+      assert.equal(peer.connection.session.protocolVersion, undefined);
+    },
+    { revision: MODERN },
+  );
 });
 
 test('server.close() ends the connections it serves: the transport closes and the closed session serves nothing more', async () => {

@@ -13,17 +13,27 @@ import { MemoryPeer, withMemoryPeer } from '../support/peer.js';
 function resourceServer(options: Partial<ServerOptions> = {}): Server {
   const server = createServer({ name: 'resources', version: '1.0.0', ...options });
   server.tool('t0', () => 'ok');
-  server.prompt('greeting', {
-    arguments: [{ name: 'language', required: true }, { name: 'name' }],
-    complete: {
-      name: ({ value, arguments: args }) => (args.language === 'fr' ? ['Amélie', 'Anatole'] : ['Alice', 'Bob']).filter((n) => n.startsWith(value)),
+  server.prompt(
+    'greeting',
+    {
+      arguments: [{ name: 'language', required: true }, { name: 'name' }],
+      complete: {
+        name: ({ value, arguments: args }) =>
+          (args.language === 'fr' ? ['Amélie', 'Anatole'] : ['Alice', 'Bob']).filter((n) => n.startsWith(value)),
+      },
     },
-  }, ({ language, name }) => `${language}: hello ${name}`);
+    ({ language, name }) => `${language}: hello ${name}`,
+  );
   server.resource('test://a', { name: 'A', mimeType: 'text/plain' }, 'content of a');
-  server.resourceTemplate('test://items/{id}/data{?format}', {
-    name: 'Item', mimeType: 'application/json',
-    complete: { id: ({ value }) => ['17', '42', '420'].filter((v) => v.startsWith(value)) },
-  }, (uri, vars) => ({ uri, text: JSON.stringify(vars) }));
+  server.resourceTemplate(
+    'test://items/{id}/data{?format}',
+    {
+      name: 'Item',
+      mimeType: 'application/json',
+      complete: { id: ({ value }) => ['17', '42', '420'].filter((v) => v.startsWith(value)) },
+    },
+    (uri, vars) => ({ uri, text: JSON.stringify(vars) }),
+  );
   return server;
 }
 
@@ -79,7 +89,9 @@ test('resources/subscribe → notifications/resources/updated on server.resource
     server.resourceUpdated('test://a');
     server.resourceUpdated('test://elsewhere');
     assert.deepStrictEqual(await peer.next((m) => m.method === 'notifications/resources/updated'), {
-      jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a' },
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'test://a' },
     });
     await peer.assertNone((m) => m.method === 'notifications/resources/updated', 'update for an unsubscribed URI');
 
@@ -92,45 +104,61 @@ test('resources/subscribe → notifications/resources/updated on server.resource
 test('pagination: pageSize pages with an opaque nextCursor until the last page; an invalid cursor is -32602 (pagination.mdx)', async () => {
   const server = resourceServer({ pageSize: 2 });
   for (let i = 1; i <= 4; i++) server.tool(`t${i}`, () => 'ok');
-  await session('2025-03-26', async (peer) => {
-    const names: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const r = await peer.request('tools/list', cursor === undefined ? {} : { cursor });
-      assert.equal(r.error, undefined, JSON.stringify(r));
-      names.push(...r.result.tools.map((t: { name: string }) => t.name));
-      assert.ok(r.result.tools.length <= 2);
-      cursor = r.result.nextCursor;
-      pages++;
-    } while (cursor !== undefined && pages < 10);
-    assert.deepStrictEqual(names, ['t0', 't1', 't2', 't3', 't4']);
-    assert.equal(pages, 3);
-    for (const bad of ['not-a-cursor', 'eyJvIjo5OTl9' /* {"o":999} */]) {
-      assert.equal((await peer.request('tools/list', { cursor: bad })).error?.code, -32602, bad);
-    }
-  }, server);
+  await session(
+    '2025-03-26',
+    async (peer) => {
+      const names: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const r = await peer.request('tools/list', cursor === undefined ? {} : { cursor });
+        assert.equal(r.error, undefined, JSON.stringify(r));
+        names.push(...r.result.tools.map((t: { name: string }) => t.name));
+        assert.ok(r.result.tools.length <= 2);
+        cursor = r.result.nextCursor;
+        pages++;
+      } while (cursor !== undefined && pages < 10);
+      assert.deepStrictEqual(names, ['t0', 't1', 't2', 't3', 't4']);
+      assert.equal(pages, 3);
+      for (const bad of ['not-a-cursor', 'eyJvIjo5OTl9' /* {"o":999} */]) {
+        assert.equal((await peer.request('tools/list', { cursor: bad })).error?.code, -32602, bad);
+      }
+    },
+    server,
+  );
 });
 
 test('completion/complete passes context.arguments to the completer (2025-06-18 completion.mdx §Context)', async () => {
   await session('2025-06-18', async (peer) => {
-    const ask = (context?: Record<string, unknown>) => peer.request('completion/complete', {
-      ref: { type: 'ref/prompt', name: 'greeting' },
-      argument: { name: 'name', value: 'A' },
-      ...(context ? { context } : {}),
+    const ask = (context?: Record<string, unknown>) =>
+      peer.request('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'greeting' },
+        argument: { name: 'name', value: 'A' },
+        ...(context ? { context } : {}),
+      });
+    assert.deepStrictEqual((await ask({ arguments: { language: 'fr' } })).result, {
+      completion: { values: ['Amélie', 'Anatole'], total: 2, hasMore: false },
     });
-    assert.deepStrictEqual((await ask({ arguments: { language: 'fr' } })).result, { completion: { values: ['Amélie', 'Anatole'], total: 2, hasMore: false } });
     assert.deepStrictEqual((await ask()).result, { completion: { values: ['Alice'], total: 1, hasMore: false } });
-    const template = await peer.request('completion/complete', { ref: { type: 'ref/resource', uri: 'test://items/{id}/data{?format}' }, argument: { name: 'id', value: '4' } });
+    const template = await peer.request('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'test://items/{id}/data{?format}' },
+      argument: { name: 'id', value: '4' },
+    });
     assert.deepStrictEqual(template.result.completion.values, ['42', '420']);
-    const unknown = await peer.request('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } });
+    const unknown = await peer.request('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'nope' },
+      argument: { name: 'x', value: '' },
+    });
     assert.equal(unknown.error?.code, -32602);
   });
 });
 
 test('completion/complete is served on 2024-11-05, which has the method but no `completions` capability (schema/2024-11-05 ClientRequest)', async () => {
   await session('2024-11-05', async (peer) => {
-    const r = await peer.request('completion/complete', { ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'B' } });
+    const r = await peer.request('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'greeting' },
+      argument: { name: 'name', value: 'B' },
+    });
     assert.deepStrictEqual(r.result, { completion: { values: ['Bob'], total: 1, hasMore: false } }, JSON.stringify(r));
   });
 });
@@ -144,7 +172,9 @@ test('resource templates: listed by resources/templates/list, and resources/read
     assert.deepStrictEqual(read.result, { contents: [{ uri: 'test://items/42/data?format=short', text: '{"id":"42","format":"short"}' }] });
     const plain = await peer.request('resources/read', { uri: 'test://items/a%20b/data' });
     assert.deepStrictEqual(JSON.parse(plain.result.contents[0].text), { id: 'a b' });
-    assert.deepStrictEqual((await peer.request('resources/list')).result, { resources: [{ uri: 'test://a', name: 'A', mimeType: 'text/plain' }] });
+    assert.deepStrictEqual((await peer.request('resources/list')).result, {
+      resources: [{ uri: 'test://a', name: 'A', mimeType: 'text/plain' }],
+    });
   });
 });
 

@@ -20,7 +20,8 @@ function listenServer(): Server {
   return server;
 }
 
-const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = listenServer()) => withMemoryPeer(server, fn, { revision: MODERN });
+const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = listenServer()) =>
+  withMemoryPeer(server, fn, { revision: MODERN });
 
 /** Opens a listen stream and returns its acknowledgement. */
 async function listen(peer: MemoryPeer, id: Id, notifications: Record<string, unknown>): Promise<Msg> {
@@ -50,7 +51,12 @@ test('only what the server can deliver is honoured: no prompts or resources capa
   const server = createServer({ name: 'tools-only', version: '1.0.0' });
   server.tool('t', () => 'ok');
   await withPeer(async (peer) => {
-    const ack = await listen(peer, 1, { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['test://x'] });
+    const ack = await listen(peer, 1, {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ['test://x'],
+    });
     assert.deepStrictEqual(ack.params.notifications, { toolsListChanged: true });
   }, server);
 });
@@ -65,11 +71,21 @@ test('a list_changed goes only to the streams that asked for it, each with its o
     await peer.barrier();
     const toolNotes = peer.take((m) => m.method === 'notifications/tools/list_changed');
     assert.deepStrictEqual(toolNotes.map((m) => m.params._meta[META_SUB]).sort(), ['both', 'tools']);
-    assert.deepStrictEqual(toolNotes[0], { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [META_SUB]: toolNotes[0]!.params._meta[META_SUB] } } });
+    assert.deepStrictEqual(toolNotes[0], {
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+      params: { _meta: { [META_SUB]: toolNotes[0]!.params._meta[META_SUB] } },
+    });
 
     server.prompt('added', () => 'x');
     await peer.barrier();
-    assert.deepStrictEqual(peer.take((m) => m.method === 'notifications/prompts/list_changed').map((m) => m.params._meta[META_SUB]).sort(), ['both', 'prompts']);
+    assert.deepStrictEqual(
+      peer
+        .take((m) => m.method === 'notifications/prompts/list_changed')
+        .map((m) => m.params._meta[META_SUB])
+        .sort(),
+      ['both', 'prompts'],
+    );
     await peer.assertNone(() => true, 'any other notification');
   });
 });
@@ -81,7 +97,9 @@ test('notifications/resources/updated goes to streams subscribed to that URI onl
     server.resourceUpdated('test://watched');
     server.resourceUpdated('test://other');
     assert.deepStrictEqual(await peer.next(forSub(101)), {
-      jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched', _meta: { [META_SUB]: 101 } },
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'test://watched', _meta: { [META_SUB]: 101 } },
     });
     await peer.assertNone((m) => m.method === 'notifications/resources/updated', 'update for another URI or stream');
   });
@@ -108,8 +126,16 @@ test('server.close() ends each stream gracefully with {resultType: "complete", _
     const closing = [peer.expectResponse('end-me', 'subscriptions/listen'), peer.expectResponse(9, 'subscriptions/listen')];
     server.close();
     assert.deepStrictEqual(await Promise.all(closing), [
-      { jsonrpc: '2.0', id: 'end-me', result: { resultType: 'complete', _meta: { [META_SUB]: 'end-me', [SERVER_INFO]: { name: 'listen', version: '1.0.0' } } } },
-      { jsonrpc: '2.0', id: 9, result: { resultType: 'complete', _meta: { [META_SUB]: 9, [SERVER_INFO]: { name: 'listen', version: '1.0.0' } } } },
+      {
+        jsonrpc: '2.0',
+        id: 'end-me',
+        result: { resultType: 'complete', _meta: { [META_SUB]: 'end-me', [SERVER_INFO]: { name: 'listen', version: '1.0.0' } } },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        result: { resultType: 'complete', _meta: { [META_SUB]: 9, [SERVER_INFO]: { name: 'listen', version: '1.0.0' } } },
+      },
     ]);
   } finally {
     await peer.close();
@@ -122,20 +148,31 @@ test('subscriptions/listen without params.notifications is -32602', async () => 
   });
 });
 
-test('stdio: a listen stream sees the fixture\'s tool-list change, and stdin EOF ends it with the graceful result', async () => {
+test("stdio: a listen stream sees the fixture's tool-list change, and stdin EOF ends it with the graceful result", async () => {
   const peer = new StdioPeer({ revision: MODERN });
   try {
-    peer.sendRaw({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } });
+    peer.sendRaw({
+      jsonrpc: '2.0',
+      id: 'L',
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: modernMeta() },
+    });
     const ack = await peer.next((m) => m.method === 'notifications/subscriptions/acknowledged');
     assert.deepStrictEqual(ack.params, { notifications: { toolsListChanged: true }, _meta: { [META_SUB]: 'L' } });
     const r = await peer.modern('tools/call', { name: 'test_trigger_tool_change', arguments: {} });
     assert.equal(r.result.content[0].text, 'Tool list changed');
     assert.deepStrictEqual(await peer.next(forSub('L', 'notifications/tools/list_changed')), {
-      jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [META_SUB]: 'L' } },
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+      params: { _meta: { [META_SUB]: 'L' } },
     });
     const ended = peer.expectResponse('L', 'subscriptions/listen');
     await peer.end();
-    assert.deepStrictEqual(await ended, { jsonrpc: '2.0', id: 'L', result: { resultType: 'complete', _meta: { [META_SUB]: 'L', [SERVER_INFO]: EVERYTHING_INFO } } });
+    assert.deepStrictEqual(await ended, {
+      jsonrpc: '2.0',
+      id: 'L',
+      result: { resultType: 'complete', _meta: { [META_SUB]: 'L', [SERVER_INFO]: EVERYTHING_INFO } },
+    });
   } finally {
     await peer.close();
   }

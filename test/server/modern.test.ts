@@ -9,17 +9,25 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UrlElicitationRequiredError, createServer, type Server, type ServerOptions } from '../../src/server/index.js';
 import { META_CAPS, META_LOG, META_SERVER, META_VERSION, MODERN } from '../support/common.js';
-import { CLIENT_INFO, MemoryPeer, modernMeta, withMemoryPeer } from '../support/peer.js';
+import { CLIENT_INFO, type MemoryPeer, modernMeta, withMemoryPeer } from '../support/peer.js';
 import { aborted, deferred } from '../support/wait.js';
 
 const ICONS = [{ src: 'https://example.com/i.png' }];
 
 function modernServer(options: Partial<ServerOptions> = {}): Server {
   const server = createServer({ name: 'modern', version: '2.0.0', ...options });
-  server.tool('full', {
-    title: 'Full', description: 'every field', input: { type: 'object', properties: {} },
-    output: { type: 'object' }, annotations: { idempotentHint: true }, icons: ICONS,
-  }, () => ({ ok: true }));
+  server.tool(
+    'full',
+    {
+      title: 'Full',
+      description: 'every field',
+      input: { type: 'object', properties: {} },
+      output: { type: 'object' },
+      annotations: { idempotentHint: true },
+      icons: ICONS,
+    },
+    () => ({ ok: true }),
+  );
   server.tool('logs', (_a, ctx) => {
     ctx.log('debug', 'debug line');
     ctx.log('warning', 'warning line');
@@ -34,7 +42,8 @@ function modernServer(options: Partial<ServerOptions> = {}): Server {
   return server;
 }
 
-const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = modernServer()) => withMemoryPeer(server, fn, { revision: MODERN });
+const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = modernServer()) =>
+  withMemoryPeer(server, fn, { revision: MODERN });
 
 const SERVER_META = { [META_SERVER]: { name: 'modern', version: '2.0.0' } };
 
@@ -55,13 +64,16 @@ test('missing _meta, protocolVersion or clientCapabilities is -32602 (basic/inde
 });
 
 test('a modern-only server answers a request without the envelope with -32602, and initialize with -32022 naming its versions', async () => {
-  await withPeer(async (peer) => {
-    assert.equal((await peer.request('tools/list')).error?.code, -32602);
-    assert.equal((await peer.request('tools/list', { _meta: { [META_CAPS]: {} } })).error?.code, -32602);
-    const init = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO });
-    assert.equal(init.error?.code, -32022);
-    assert.deepStrictEqual(init.error.data, { supported: ['2026-07-28'], requested: '2025-11-25' });
-  }, modernServer({ eras: { legacy: false, modern: true } }));
+  await withPeer(
+    async (peer) => {
+      assert.equal((await peer.request('tools/list')).error?.code, -32602);
+      assert.equal((await peer.request('tools/list', { _meta: { [META_CAPS]: {} } })).error?.code, -32602);
+      const init = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO });
+      assert.equal(init.error?.code, -32022);
+      assert.deepStrictEqual(init.error.data, { supported: ['2026-07-28'], requested: '2025-11-25' });
+    },
+    modernServer({ eras: { legacy: false, modern: true } }),
+  );
 });
 
 test('an unsupported protocol version is -32022 with data.supported and data.requested (basic/index.mdx §Error Codes)', async () => {
@@ -106,19 +118,28 @@ test('notifications/message only for a request that set _meta logLevel, at or ab
     await peer.assertNone((m) => m.method === 'notifications/message', 'log without _meta logLevel');
 
     await peer.modern('tools/call', { name: 'logs', arguments: {} }, { meta: { [META_LOG]: 'info' } });
-    assert.deepStrictEqual(peer.take((m) => m.method === 'notifications/message').map((m) => m.params), [{ level: 'warning', data: 'warning line' }]);
+    assert.deepStrictEqual(
+      peer.take((m) => m.method === 'notifications/message').map((m) => m.params),
+      [{ level: 'warning', data: 'warning line' }],
+    );
 
     await peer.modern('tools/call', { name: 'logs', arguments: {} }, { meta: { [META_LOG]: 'debug' } });
     assert.equal(peer.take((m) => m.method === 'notifications/message').length, 2);
 
-    assert.equal((await peer.modern('tools/call', { name: 'logs', arguments: {} }, { meta: { [META_LOG]: 'chatty' } })).error?.code, -32602);
+    assert.equal(
+      (await peer.modern('tools/call', { name: 'logs', arguments: {} }, { meta: { [META_LOG]: 'chatty' } })).error?.code,
+      -32602,
+    );
   });
 });
 
 test('progress goes out for a _meta progressToken and not without one (basic/patterns/progress.mdx)', async () => {
   await withPeer(async (peer) => {
     await peer.modern('tools/call', { name: 'progress', arguments: {} }, { meta: { progressToken: 7 } });
-    assert.deepStrictEqual(peer.take((m) => m.method === 'notifications/progress').map((m) => m.params), [{ progressToken: 7, progress: 5, total: 10 }]);
+    assert.deepStrictEqual(
+      peer.take((m) => m.method === 'notifications/progress').map((m) => m.params),
+      [{ progressToken: 7, progress: 5, total: 10 }],
+    );
     await peer.modern('tools/call', { name: 'progress', arguments: {} });
     await peer.assertNone((m) => m.method === 'notifications/progress', 'progress without a token');
   });
@@ -128,13 +149,26 @@ test('tools/list keeps every field and carries resultType, cache hints and serve
   const server = modernServer({ cache: { 'tools/list': { ttlMs: 60_000, scope: 'public' } } });
   await withPeer(async (peer) => {
     const r = await peer.modern('tools/list');
-    assert.deepStrictEqual({ ...r.result, tools: r.result.tools.slice(0, 1) }, {
-      tools: [{
-        name: 'full', title: 'Full', description: 'every field', inputSchema: { type: 'object', properties: {} },
-        outputSchema: { type: 'object' }, annotations: { idempotentHint: true }, icons: ICONS,
-      }],
-      resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', _meta: SERVER_META,
-    });
+    assert.deepStrictEqual(
+      { ...r.result, tools: r.result.tools.slice(0, 1) },
+      {
+        tools: [
+          {
+            name: 'full',
+            title: 'Full',
+            description: 'every field',
+            inputSchema: { type: 'object', properties: {} },
+            outputSchema: { type: 'object' },
+            annotations: { idempotentHint: true },
+            icons: ICONS,
+          },
+        ],
+        resultType: 'complete',
+        ttlMs: 60_000,
+        cacheScope: 'public',
+        _meta: SERVER_META,
+      },
+    );
     for (const method of ['resources/list', 'resources/templates/list']) {
       const list = await peer.modern(method);
       assert.deepStrictEqual([list.result.ttlMs, list.result.cacheScope, list.result.resultType], [0, 'private', 'complete'], method);
@@ -142,15 +176,22 @@ test('tools/list keeps every field and carries resultType, cache hints and serve
   }, server);
 });
 
-test('resources/read carries the resource\'s own cache hint; tools/call carries none (caching.mdx)', async () => {
+test("resources/read carries the resource's own cache hint; tools/call carries none (caching.mdx)", async () => {
   await withPeer(async (peer) => {
     const read = await peer.modern('resources/read', { uri: 'test://cached' });
     assert.deepStrictEqual(read.result, {
-      contents: [{ uri: 'test://cached', text: 'cached text' }], ttlMs: 5000, cacheScope: 'public', resultType: 'complete', _meta: SERVER_META,
+      contents: [{ uri: 'test://cached', text: 'cached text' }],
+      ttlMs: 5000,
+      cacheScope: 'public',
+      resultType: 'complete',
+      _meta: SERVER_META,
     });
     const call = await peer.modern('tools/call', { name: 'full', arguments: {} });
     assert.deepStrictEqual(call.result, {
-      content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true }, resultType: 'complete', _meta: SERVER_META,
+      content: [{ type: 'text', text: '{"ok":true}' }],
+      structuredContent: { ok: true },
+      resultType: 'complete',
+      _meta: SERVER_META,
     });
   });
 });
@@ -164,14 +205,17 @@ test('resources/read of an unknown URI is -32602 with data.uri, never -32002 (20
   });
 });
 
-test('ctx.client is this request\'s capabilities: concurrent requests declaring different ones do not mix (basic/index.mdx §Statelessness)', async () => {
+test("ctx.client is this request's capabilities: concurrent requests declaring different ones do not mix (basic/index.mdx §Statelessness)", async () => {
   await withPeer(async (peer) => {
     const [a, b, c] = await Promise.all([
       peer.modern('tools/call', { name: 'caps', arguments: {} }, { caps: { roots: {} } }),
       peer.modern('tools/call', { name: 'caps', arguments: {} }, { caps: { sampling: {} } }),
       peer.modern('tools/call', { name: 'caps', arguments: {} }),
     ]);
-    assert.deepStrictEqual([a, b, c].map((r) => JSON.parse(r!.result.content[0].text)), [{ roots: {} }, { sampling: {} }, {}]);
+    assert.deepStrictEqual(
+      [a, b, c].map((r) => JSON.parse(r!.result.content[0].text)),
+      [{ roots: {} }, { sampling: {} }, {}],
+    );
   });
 });
 
@@ -195,11 +239,14 @@ test('on stdio-style channels notifications/cancelled aborts a modern request an
 });
 
 test('a legacy-only server does not serve server/discover', async () => {
-  await withPeer(async (peer) => {
-    peer.revision = '2025-11-25';
-    const r = await peer.modern('server/discover');
-    assert.ok(r.error, JSON.stringify(r));
-  }, modernServer({ eras: { modern: false } }));
+  await withPeer(
+    async (peer) => {
+      peer.revision = '2025-11-25';
+      const r = await peer.modern('server/discover');
+      assert.ok(r.error, JSON.stringify(r));
+    },
+    modernServer({ eras: { modern: false } }),
+  );
 });
 
 test('-32042 is never emitted on 2026-07-28, even when a handler throws UrlElicitationRequiredError (basic/index.mdx §Error Codes: MUST NOT emit)', async () => {

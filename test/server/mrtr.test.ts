@@ -17,7 +17,8 @@ const CAPS = { elicitation: {}, sampling: {}, roots: {} };
 const NAME_SCHEMA = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 const ADA = { action: 'accept', content: { name: 'Ada' } };
 
-const withPeer = (fn: (peer: MemoryPeer) => Promise<void>, server: Server = createEverythingServer()) => withMemoryPeer(server, fn, { revision: MODERN });
+const withPeer = (fn: (peer: MemoryPeer) => Promise<void>, server: Server = createEverythingServer()) =>
+  withMemoryPeer(server, fn, { revision: MODERN });
 
 const callTool = (peer: MemoryPeer, name: string, extra: Record<string, unknown> = {}, caps: Record<string, unknown> = CAPS) =>
   peer.modern('tools/call', { name, arguments: {}, ...extra }, { caps });
@@ -32,12 +33,19 @@ function inputRequired(r: Msg): Msg {
 test('first call → input_required with inputRequests keyed as the handler named them, plus a requestState', async () => {
   await withPeer(async (peer) => {
     const r = inputRequired(await callTool(peer, 'test_input_required_result_elicitation'));
-    assert.deepStrictEqual({ ...r, requestState: '…' }, {
-      resultType: 'input_required',
-      inputRequests: { user_name: { method: 'elicitation/create', params: { message: 'What is your name?', requestedSchema: NAME_SCHEMA } } },
-      requestState: '…',
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'janus-everything', version: '0.1.0', title: 'Janus MCP everything fixture' } },
-    });
+    assert.deepStrictEqual(
+      { ...r, requestState: '…' },
+      {
+        resultType: 'input_required',
+        inputRequests: {
+          user_name: { method: 'elicitation/create', params: { message: 'What is your name?', requestedSchema: NAME_SCHEMA } },
+        },
+        requestState: '…',
+        _meta: {
+          'io.modelcontextprotocol/serverInfo': { name: 'janus-everything', version: '0.1.0', title: 'Janus MCP everything fixture' },
+        },
+      },
+    );
   });
 });
 
@@ -61,7 +69,10 @@ test('multi-round: the second round asks only the new question, and the earlier 
     assert.deepStrictEqual(Object.keys(r2.inputRequests), ['step2']);
     assert.match(r2.inputRequests.step2.params.message, /Step 2/);
     // mrtr.mdx: the client sends only the last round's answers.
-    const done = await callTool(peer, tool, { inputResponses: { step2: { action: 'accept', content: { color: 'blue' } } }, requestState: r2.requestState });
+    const done = await callTool(peer, tool, {
+      inputResponses: { step2: { action: 'accept', content: { color: 'blue' } } },
+      requestState: r2.requestState,
+    });
     assert.deepStrictEqual(done.result.content, [{ type: 'text', text: 'Ada likes blue' }]);
   });
 });
@@ -84,7 +95,9 @@ test('Promise.all of three asks is one round with three keys', async () => {
     const tool = 'test_input_required_result_multiple_inputs';
     const r = inputRequired(await callTool(peer, tool));
     assert.deepStrictEqual(Object.fromEntries(Object.entries(r.inputRequests).map(([k, v]) => [k, (v as Msg).method])), {
-      user_name: 'elicitation/create', greeting: 'sampling/createMessage', client_roots: 'roots/list',
+      user_name: 'elicitation/create',
+      greeting: 'sampling/createMessage',
+      client_roots: 'roots/list',
     });
     const done = await callTool(peer, tool, {
       requestState: r.requestState,
@@ -102,7 +115,8 @@ test('unknown inputResponses keys are ignored (mrtr.mdx: SHOULD ignore)', async 
   await withPeer(async (peer) => {
     const { requestState } = inputRequired(await callTool(peer, 'test_input_required_result_elicitation'));
     const done = await callTool(peer, 'test_input_required_result_elicitation', {
-      requestState, inputResponses: { user_name: ADA, something_else: { action: 'decline' } },
+      requestState,
+      inputResponses: { user_name: ADA, something_else: { action: 'decline' } },
     });
     assert.deepStrictEqual(done.result.content, [{ type: 'text', text: 'Hello, Ada!' }]);
   });
@@ -131,7 +145,9 @@ test('a tampered requestState is refused with JSON-RPC error -32602 (mrtr.mdx §
     const tool = 'test_input_required_result_tampered_state';
     const { requestState } = inputRequired(await callTool(peer, tool));
     const [body, sig] = (requestState as string).split('.') as [string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), a: { user_name: ADA } })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), a: { user_name: ADA } }),
+    ).toString('base64url');
     const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1);
     for (const bad of [`${forged}.${sig}`, `${body}.${flip(sig)}`, 'not-a-state', body]) {
       const r = await callTool(peer, tool, { requestState: bad, inputResponses: { user_name: ADA } });
@@ -146,7 +162,11 @@ test('a requestState is bound to its request: another tool or other arguments ar
     const { requestState } = inputRequired(await callTool(peer, 'test_input_required_result_elicitation'));
     const other = await callTool(peer, 'test_input_required_result_tampered_state', { requestState, inputResponses: { user_name: ADA } });
     assert.equal(other.error?.code, -32602);
-    const otherArgs = await callTool(peer, 'test_input_required_result_elicitation', { arguments: { x: 1 }, requestState, inputResponses: { user_name: ADA } });
+    const otherArgs = await callTool(peer, 'test_input_required_result_elicitation', {
+      arguments: { x: 1 },
+      requestState,
+      inputResponses: { user_name: ADA },
+    });
     assert.equal(otherArgs.error?.code, -32602);
   });
 });
@@ -160,19 +180,28 @@ test('an expired requestState is refused; a rotated key still verifies (request-
   const answer = { r: { roots: [] } };
   let state = '';
   await withPeer(async (peer) => void (state = inputRequired(await callTool(peer, 'ask')).requestState), mk(['old-key']));
-  await withPeer(async (peer) => {
-    const r = await callTool(peer, 'ask', { requestState: state, inputResponses: answer });
-    assert.deepStrictEqual(r.result?.content, [{ type: 'text', text: 'got 0' }], JSON.stringify(r));
-  }, mk(['new-key', 'old-key']));
-  await withPeer(async (peer) => {
-    const r = await callTool(peer, 'ask', { requestState: state, inputResponses: answer });
-    assert.equal(r.error?.code, -32602, 'a server without the old key refuses it');
-  }, mk(['new-key']));
-  await withPeer(async (peer) => {
-    const { requestState } = inputRequired(await callTool(peer, 'ask'));
-    await delay(15); // past the 1 ms ttlMs
-    assert.equal((await callTool(peer, 'ask', { requestState, inputResponses: answer })).error?.code, -32602);
-  }, mk(['k'], 1));
+  await withPeer(
+    async (peer) => {
+      const r = await callTool(peer, 'ask', { requestState: state, inputResponses: answer });
+      assert.deepStrictEqual(r.result?.content, [{ type: 'text', text: 'got 0' }], JSON.stringify(r));
+    },
+    mk(['new-key', 'old-key']),
+  );
+  await withPeer(
+    async (peer) => {
+      const r = await callTool(peer, 'ask', { requestState: state, inputResponses: answer });
+      assert.equal(r.error?.code, -32602, 'a server without the old key refuses it');
+    },
+    mk(['new-key']),
+  );
+  await withPeer(
+    async (peer) => {
+      const { requestState } = inputRequired(await callTool(peer, 'ask'));
+      await delay(15); // past the 1 ms ttlMs
+      assert.equal((await callTool(peer, 'ask', { requestState, inputResponses: answer })).error?.code, -32602);
+    },
+    mk(['k'], 1),
+  );
 });
 
 test('an ask the request did not declare the capability for is -32021 with data.requiredCapabilities (basic/index.mdx)', async () => {
@@ -189,21 +218,39 @@ test('an ask the request did not declare the capability for is -32021 with data.
 test('prompts/get and resources/read may answer input_required too; completion/complete never does (mrtr.mdx)', async () => {
   const server = createEverythingServer();
   server.resource('test://asks', { name: 'Asks' }, async (_uri, ctx) => `roots: ${(await ctx.roots({ key: 'roots' })).length}`);
-  server.prompt('asks_in_completion', { arguments: [{ name: 'x' }], complete: { x: async (_r, ctx) => [String((await ctx.roots()).length)] } }, () => 'p');
+  server.prompt(
+    'asks_in_completion',
+    { arguments: [{ name: 'x' }], complete: { x: async (_r, ctx) => [String((await ctx.roots()).length)] } },
+    () => 'p',
+  );
   await withPeer(async (peer) => {
     const p = inputRequired(await peer.modern('prompts/get', { name: 'test_input_required_result_prompt' }, { caps: CAPS }));
     assert.deepStrictEqual(Object.keys(p.inputRequests), ['user_context']);
-    const prompt = await peer.modern('prompts/get', {
-      name: 'test_input_required_result_prompt', requestState: p.requestState, inputResponses: { user_context: { action: 'accept', content: { context: 'tests' } } },
-    }, { caps: CAPS });
+    const prompt = await peer.modern(
+      'prompts/get',
+      {
+        name: 'test_input_required_result_prompt',
+        requestState: p.requestState,
+        inputResponses: { user_context: { action: 'accept', content: { context: 'tests' } } },
+      },
+      { caps: CAPS },
+    );
     assert.deepStrictEqual(prompt.result.messages, [{ role: 'user', content: { type: 'text', text: 'Use this context: tests' } }]);
 
     const r = inputRequired(await peer.modern('resources/read', { uri: 'test://asks' }, { caps: CAPS }));
     assert.equal(r.ttlMs, undefined, 'no cache hints on input_required (caching.mdx)');
-    const read = await peer.modern('resources/read', { uri: 'test://asks', requestState: r.requestState, inputResponses: { roots: { roots: [] } } }, { caps: CAPS });
+    const read = await peer.modern(
+      'resources/read',
+      { uri: 'test://asks', requestState: r.requestState, inputResponses: { roots: { roots: [] } } },
+      { caps: CAPS },
+    );
     assert.deepStrictEqual(read.result.contents, [{ uri: 'test://asks', text: 'roots: 0' }]);
 
-    const c = await peer.modern('completion/complete', { ref: { type: 'ref/prompt', name: 'asks_in_completion' }, argument: { name: 'x', value: '' } }, { caps: CAPS });
+    const c = await peer.modern(
+      'completion/complete',
+      { ref: { type: 'ref/prompt', name: 'asks_in_completion' }, argument: { name: 'x', value: '' } },
+      { caps: CAPS },
+    );
     assert.ok(c.error, JSON.stringify(c));
     assert.notEqual(c.result?.resultType, 'input_required');
   }, server);

@@ -40,7 +40,7 @@ for (const { zod, version } of PROJECTS) {
       timeout: 20_000,
     });
     const report = JSON.parse(stdout) as { inputSchema: Msg; coreVersion: unknown; sameInstance: boolean };
-    assert.deepStrictEqual(report.coreVersion, version, 'converted by the project\'s Zod');
+    assert.deepStrictEqual(report.coreVersion, version, "converted by the project's Zod");
     assert.equal(report.sameInstance, true, 'the ES module instance the project imports');
     const { properties, required, type } = report.inputSchema;
     assert.equal(type, 'object');

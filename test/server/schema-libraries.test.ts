@@ -47,10 +47,12 @@ const LIBRARIES: Record<string, Library> = {
     prompt: z325.object({ name: z325.string().min(2).describe(NAME) }),
   },
   'Valibot (toStandardJsonSchema)': {
-    tool: toStandardJsonSchema(v.object({
-      name: v.pipe(v.string(), v.description(NAME)),
-      times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-    })),
+    tool: toStandardJsonSchema(
+      v.object({
+        name: v.pipe(v.string(), v.description(NAME)),
+        times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      }),
+    ),
     prompt: toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(2), v.description(NAME)) })),
   },
   ArkType: {
@@ -58,7 +60,11 @@ const LIBRARIES: Record<string, Library> = {
     prompt: type({ name: type('string >= 2').describe(NAME) }),
   },
   'raw JSON Schema 2020-12': {
-    tool: { type: 'object', properties: { name: { type: 'string', description: NAME }, times: { type: 'integer', minimum: 1 } }, required: ['name'] },
+    tool: {
+      type: 'object',
+      properties: { name: { type: 'string', description: NAME }, times: { type: 'integer', minimum: 1 } },
+      required: ['name'],
+    },
     prompt: { type: 'object', properties: { name: { type: 'string', minLength: 2, description: NAME } }, required: ['name'] },
   },
 };
@@ -92,7 +98,11 @@ for (const [library, lib] of Object.entries(LIBRARIES)) {
   test(`${library}: good tool arguments reach the handler; bad ones are a tool error naming the field`, async () => {
     await withServer(lib, async (peer) => {
       assert.deepStrictEqual((await call(peer, { name: 'Ada', times: 2 })).result, { content: [{ type: 'text', text: 'hello Ada x2' }] });
-      for (const [bad, field] of [[{ name: 5 }, 'name'], [{ name: 'Ada', times: 0 }, 'times'], [{}, 'name']] as const) {
+      for (const [bad, field] of [
+        [{ name: 5 }, 'name'],
+        [{ name: 'Ada', times: 0 }, 'times'],
+        [{}, 'name'],
+      ] as const) {
         const r = await call(peer, bad);
         assert.equal(r.error, undefined, JSON.stringify(r));
         assert.equal(r.result.isError, true, JSON.stringify(bad));

@@ -32,7 +32,11 @@ for (const v of LEGACY_REVISIONS) {
 
       const serverInfo = v >= '2025-06-18' ? { ...INFO, title: TITLE } : INFO;
       assert.deepStrictEqual(peer.received, [
-        { jsonrpc: '2.0', id: 1, result: { protocolVersion: v, capabilities: serverCapabilities(v), serverInfo, instructions: INSTRUCTIONS } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          result: { protocolVersion: v, capabilities: serverCapabilities(v), serverInfo, instructions: INSTRUCTIONS },
+        },
         { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: TEXT }] } },
         { jsonrpc: '2.0', id: 3, result: { messages: [{ role: 'user', content: { type: 'text', text: PROMPT } }] } },
         { jsonrpc: '2.0', id: 4, result: { contents: [STATIC] } },
@@ -69,7 +73,11 @@ test('stdio transcript 2026-07-28: server/discover → tools/call → prompts/ge
         },
       },
       { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: [{ type: 'text', text: TEXT }], _meta: meta } },
-      { jsonrpc: '2.0', id: 3, result: { resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: PROMPT } }], _meta: meta } },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        result: { resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: PROMPT } }], _meta: meta },
+      },
       { jsonrpc: '2.0', id: 4, result: { resultType: 'complete', contents: [STATIC], ttlMs: 0, cacheScope: 'private', _meta: meta } },
     ]);
   } finally {
@@ -139,18 +147,26 @@ test('stdio: once stdin closes no answer can arrive, so a pending elicitation/cr
   try {
     await peer.request('initialize', { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: CLIENT_INFO });
     peer.notify('notifications/initialized');
-    peer.sendRaw({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Anyone?' } } });
+    peer.sendRaw({
+      jsonrpc: '2.0',
+      id: 'call',
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'Anyone?' } },
+    });
     await peer.next((m) => m.method === 'elicitation/create');
     const started = Date.now();
     const exit = await peer.end();
     assert.deepStrictEqual(exit, { code: 0, signal: null }, `exit after ${Date.now() - started} ms`);
-    assert.ok(peer.received.some((m) => (m as { id?: unknown }).id === 'call'), 'the in-flight tools/call was answered before exit');
+    assert.ok(
+      peer.received.some((m) => (m as { id?: unknown }).id === 'call'),
+      'the in-flight tools/call was answered before exit',
+    );
   } finally {
     await peer.close();
   }
 });
 
-test('test peer: anything on stdout that is not a protocol message is a violation, and so is a schema-invalid message', async (t) => {
+test('test peer: anything on stdout that is not a protocol message is a violation, and so is a schema-invalid message', async (_t) => {
   const lines = [
     'hello from the server',
     { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } },

@@ -13,7 +13,11 @@ import { CLIENT_INFO, modernMeta } from '../support/peer.js';
 
 function seamServer(): Server {
   const server = createServer({ name: 'seam', version: '1.0.0' });
-  server.tool('greet', { input: { type: 'object', properties: { name: { type: 'string', 'x-mcp-header': 'Name' } } } }, (args) => `hello ${String(args.name)}`);
+  server.tool(
+    'greet',
+    { input: { type: 'object', properties: { name: { type: 'string', 'x-mcp-header': 'Name' } } } },
+    (args) => `hello ${String(args.name)}`,
+  );
   return server;
 }
 
@@ -36,7 +40,10 @@ test('a custom transport built on coreOf() serves a legacy session: handshake, t
   const server = seamServer();
   const core = coreOf(server);
   const { inbound, session, out } = channel(server);
-  await core.handle({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO } }, inbound);
+  await core.handle(
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO } },
+    inbound,
+  );
   assert.equal(resultOf(out, 1).protocolVersion, '2025-11-25');
   assert.equal(session.protocolVersion, '2025-11-25', 'the transport sees the negotiated revision on its session');
   await core.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, inbound);
@@ -68,7 +75,7 @@ test('the same channel carries 2026-07-28 requests, classified per message; a re
   server.close();
 });
 
-test('toolHeaderParams names a tool\'s x-mcp-header parameters, for HTTP header validation', () => {
+test("toolHeaderParams names a tool's x-mcp-header parameters, for HTTP header validation", () => {
   const server = seamServer();
   const core = coreOf(server);
   assert.deepEqual(core.toolHeaderParams('greet'), [{ name: 'Name', property: 'name', path: ['name'], type: 'string' }]);

@@ -51,7 +51,10 @@ function typedServer(): Server {
     return 'asked';
   });
   server.tool('ark', async (_args, ctx) => {
-    const answer = await ctx.elicit({ message: 'Pick', requestedSchema: type({ color: "'red' | 'blue'", 'count?': 'number.integer >= 1' }) }, { key: 'pick' });
+    const answer = await ctx.elicit(
+      { message: 'Pick', requestedSchema: type({ color: "'red' | 'blue'", 'count?': 'number.integer >= 1' }) },
+      { key: 'pick' },
+    );
     return answer.action === 'accept' ? `${answer.content.color} x${answer.content.count ?? 1}` : answer.action;
   });
   return server;
@@ -63,7 +66,8 @@ const MISMATCH = new RegExp(`^the client's answer to "${MESSAGE}" does not match
 
 // ---- legacy: a real elicitation/create request on the session
 
-const legacy = (fn: (peer: MemoryPeer) => Promise<void>) => withMemoryPeer(typedServer(), fn, { revision: '2025-11-25', handshake: { elicitation: { form: {} } } });
+const legacy = (fn: (peer: MemoryPeer) => Promise<void>) =>
+  withMemoryPeer(typedServer(), fn, { revision: '2025-11-25', handshake: { elicitation: { form: {} } } });
 
 /** Calls a tool, answers its elicitation/create with `answer`, and returns the request and the tool's response. */
 async function legacyAnswer(peer: MemoryPeer, tool: string, answer: Msg): Promise<{ asked: Msg; response: Msg }> {
@@ -102,7 +106,10 @@ test('legacy: a schema with a nested object is refused before anything is sent (
   await legacy(async (peer) => {
     const r = await peer.request('tools/call', { name: 'nested', arguments: {} });
     assert.equal(r.result.isError, true, JSON.stringify(r));
-    assert.match(r.result.content[0].text, /ctx\.elicit requestedSchema: field "address" must be a string, number, integer, boolean or enum/);
+    assert.match(
+      r.result.content[0].text,
+      /ctx\.elicit requestedSchema: field "address" must be a string, number, integer, boolean or enum/,
+    );
     await peer.assertNone((m) => m.method === 'elicitation/create', 'elicitation/create with a nested schema');
   });
 });
@@ -112,7 +119,8 @@ test('legacy: a schema with a nested object is refused before anything is sent (
 const modern = (fn: (peer: MemoryPeer) => Promise<void>) => withMemoryPeer(typedServer(), fn, { revision: MODERN });
 
 const CAPS = { elicitation: {} };
-const modernCall = (peer: MemoryPeer, tool: string, extra: Msg = {}) => peer.modern('tools/call', { name: tool, arguments: {}, ...extra }, { caps: CAPS });
+const modernCall = (peer: MemoryPeer, tool: string, extra: Msg = {}) =>
+  peer.modern('tools/call', { name: tool, arguments: {}, ...extra }, { caps: CAPS });
 
 /** The first round's input_required result. */
 async function firstRound(peer: MemoryPeer, tool: string): Promise<Msg> {
@@ -162,7 +170,10 @@ test('modern: an ArkType schema works the same (its enum gains "type": "string";
     const answer = { action: 'accept', content: { color: 'blue', count: 2 } };
     const done = await modernCall(peer, 'ark', { requestState: round.requestState, inputResponses: { pick: answer } });
     assert.deepStrictEqual(done.result.content, [{ type: 'text', text: 'blue x2' }]);
-    const bad = await modernCall(peer, 'ark', { requestState: round.requestState, inputResponses: { pick: { action: 'accept', content: { color: 'green' } } } });
+    const bad = await modernCall(peer, 'ark', {
+      requestState: round.requestState,
+      inputResponses: { pick: { action: 'accept', content: { color: 'green' } } },
+    });
     assert.equal(bad.result.isError, true, JSON.stringify(bad));
     assert.match(bad.result.content[0].text, /does not match the requested schema: color/);
   });

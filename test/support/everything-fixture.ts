@@ -43,6 +43,10 @@ export const CLIENT_CAPS: Record<string, Record<string, unknown>> = {
 };
 
 /** A tool without declared input, as `tools/list` lists it. */
-export const SIMPLE_TOOL = { name: 'test_simple_text', description: 'Returns a simple text response', inputSchema: { type: 'object', properties: {} } };
+export const SIMPLE_TOOL = {
+  name: 'test_simple_text',
+  description: 'Returns a simple text response',
+  inputSchema: { type: 'object', properties: {} },
+};
 
 export const CLIENT = { name: 'janus-e2e', version: '1.0.0' };

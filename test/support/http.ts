@@ -8,7 +8,10 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from 'node:net';
 
 /** What a client POSTs with (2025-03-26+ transports §Sending Messages: both media types accepted). */
-export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
 
 export interface Listening {
   /** `http://127.0.0.1:<port><path>`. */
@@ -102,7 +105,10 @@ export class SseParser {
   }
 
   #dispatch(): SseEvent {
-    const e: { event: string; data: string; id?: string; retry?: number } = { event: this.#event || 'message', data: this.#data.join('\n') };
+    const e: { event: string; data: string; id?: string; retry?: number } = {
+      event: this.#event || 'message',
+      data: this.#data.join('\n'),
+    };
     if (this.#id !== undefined) e.id = this.#id;
     if (this.#retry !== undefined) e.retry = this.#retry;
     this.#data = [];

@@ -85,7 +85,11 @@ export abstract class TestPeer {
   }
 
   /** A 2026-07-28 request: `params._meta` gets the modern envelope (plus `meta` extras). */
-  modern(method: string, params: Record<string, unknown> = {}, opts: { caps?: Record<string, unknown>; meta?: Record<string, unknown>; id?: Id } = {}): Promise<Msg> {
+  modern(
+    method: string,
+    params: Record<string, unknown> = {},
+    opts: { caps?: Record<string, unknown>; meta?: Record<string, unknown>; id?: Id } = {},
+  ): Promise<Msg> {
     const { _meta, ...rest } = params as { _meta?: Record<string, unknown> };
     return this.request(method, { ...rest, _meta: { ...modernMeta(opts.caps, opts.meta), ..._meta } }, { id: opts.id });
   }
@@ -131,7 +135,11 @@ export abstract class TestPeer {
         reject,
         timer: setTimeout(() => {
           this.pending.delete(id);
-          reject(new Error(`no response to ${method ?? 'request'} id ${JSON.stringify(id)} within ${timeoutMs} ms; received: ${truncateJson(this.received)}`));
+          reject(
+            new Error(
+              `no response to ${method ?? 'request'} id ${JSON.stringify(id)} within ${timeoutMs} ms; received: ${truncateJson(this.received)}`,
+            ),
+          );
         }, timeoutMs),
       };
       this.pending.set(id, w);
@@ -195,7 +203,11 @@ export abstract class TestPeer {
   /** Throws if anything invalid was received. */
   assertClean(): void {
     if (this.violations.length) {
-      throw new AssertionError({ message: `the server broke the wire contract:\n${this.violations.join('\n')}`, actual: this.violations, expected: [] });
+      throw new AssertionError({
+        message: `the server broke the wire contract:\n${this.violations.join('\n')}`,
+        actual: this.violations,
+        expected: [],
+      });
     }
   }
 
@@ -225,14 +237,18 @@ export abstract class TestPeer {
       if (w) {
         this.pending.delete(m.id);
         clearTimeout(w.timer);
-        return schemaError ? w.reject(schemaError) : w.resolve(m);
+        if (schemaError) w.reject(schemaError);
+        else w.resolve(m);
+        return;
       }
     }
     for (const w of this.waiters) {
       if (w.test(m)) {
         this.waiters.delete(w);
         clearTimeout(w.timer);
-        return schemaError ? w.reject(schemaError) : w.resolve(m);
+        if (schemaError) w.reject(schemaError);
+        else w.resolve(m);
+        return;
       }
     }
     this.inbox.push(m);
@@ -243,7 +259,12 @@ export abstract class TestPeer {
     const first = (Array.isArray(value) ? value[0] : value) as Msg | undefined;
     if (first && this.allowances.some((a) => a.test(first))) return undefined;
     // The initialize result is checked against the revision it negotiates.
-    if (first && isResponse(first) && this.sentMethods.get(first.id) === 'initialize' && typeof first.result?.protocolVersion === 'string') {
+    if (
+      first &&
+      isResponse(first) &&
+      this.sentMethods.get(first.id) === 'initialize' &&
+      typeof first.result?.protocolVersion === 'string'
+    ) {
       this.revision = first.result.protocolVersion;
     }
     let revision = this.revision;
@@ -251,7 +272,9 @@ export abstract class TestPeer {
     // batch) has no valid shape before 2025-11-25: those schemas require an id and allow no
     // null. 2025-11-25 is the first to spell "unknown id" (by omitting it); check it there.
     if (first && !Array.isArray(value) && 'error' in first && first.id === undefined && revision < '2025-11-25') revision = '2025-11-25';
-    const errors = v.checkServerMessage(revision, value, { requestMethod: (id) => (id === undefined ? undefined : this.sentMethods.get(id)) });
+    const errors = v.checkServerMessage(revision, value, {
+      requestMethod: (id) => (id === undefined ? undefined : this.sentMethods.get(id)),
+    });
     if (!errors.length) return undefined;
     const text = `schema [${revision}]: ${errors.join('; ')} in ${truncateJson(value)}`;
     this.violation(text);

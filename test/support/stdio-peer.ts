@@ -77,12 +77,12 @@ export class StdioPeer extends TestPeer {
   }
 
   protected write(value: unknown): void {
-    this.child.stdin.write(JSON.stringify(value) + '\n');
+    this.child.stdin.write(`${JSON.stringify(value)}\n`);
   }
 
   /** Writes one raw line (not necessarily JSON). */
   writeLine(text: string): void {
-    this.child.stdin.write(text + '\n');
+    this.child.stdin.write(`${text}\n`);
   }
 
   /** Closes stdin and waits for the child to exit; kills it by PID when it does not. */

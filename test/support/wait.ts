@@ -33,7 +33,9 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
 
 /** Resolves with the reason when `signal` aborts. */
 export function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => (signal.aborted ? resolve(signal.reason) : signal.addEventListener('abort', () => resolve(signal.reason), { once: true })));
+  return new Promise((resolve) =>
+    signal.aborted ? resolve(signal.reason) : signal.addEventListener('abort', () => resolve(signal.reason), { once: true }),
+  );
 }
 
 /**

@@ -31,15 +31,15 @@
  * failed unions whose data names its member (`type`, `method`, `mode` const) report only
  * that member's errors, "(as TextContent)".
  */
-import { AssertionError } from "node:assert";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { AssertionError } from 'node:assert';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 /** Which side sent the message. */
-export type Side = "server" | "client";
+export type Side = 'server' | 'client';
 
 export interface CheckOptions {
   /**
@@ -110,8 +110,8 @@ export interface WireValidator {
   compiledDefinitions(revision: string): string[];
 }
 
-export const SCHEMA_DIR_ENV = "JANUS_MCP_SCHEMA_DIR";
-const PACKAGE_NAME = "janus-mcp";
+export const SCHEMA_DIR_ENV = 'JANUS_MCP_SCHEMA_DIR';
+const PACKAGE_NAME = 'janus-mcp';
 const MAX_ERRORS_PER_DEFINITION = 8;
 const MAX_MESSAGE_CHARS = 600;
 
@@ -120,21 +120,21 @@ const MAX_MESSAGE_CHARS = 600;
  * naming convention. These requests are answered with an empty result.
  */
 const RESULT_OVERRIDES: Readonly<Record<string, string>> = {
-  ping: "EmptyResult",
-  "resources/subscribe": "EmptyResult",
-  "resources/unsubscribe": "EmptyResult",
-  "logging/setLevel": "EmptyResult",
+  ping: 'EmptyResult',
+  'resources/subscribe': 'EmptyResult',
+  'resources/unsubscribe': 'EmptyResult',
+  'logging/setLevel': 'EmptyResult',
 };
 
 /** Union definitions: never used as the target of a method lookup (2026 collapses the one-member `ClientNotification`). */
 const UNION_NAMES = new Set([
-  "ClientRequest",
-  "ServerRequest",
-  "ClientNotification",
-  "ServerNotification",
-  "ClientResult",
-  "ServerResult",
-  "JSONRPCMessage",
+  'ClientRequest',
+  'ServerRequest',
+  'ClientNotification',
+  'ServerNotification',
+  'ClientResult',
+  'ServerResult',
+  'JSONRPCMessage',
 ]);
 
 /**
@@ -145,12 +145,12 @@ const UNION_NAMES = new Set([
  */
 const FORMATS = {
   uri: /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i,
-  "uri-template": true,
+  'uri-template': true,
   byte: true,
 } as const;
 
 /** Extension result types the core schema cannot validate (mirrors the referee: only the generic envelope applies). */
-const EXTENSION_RESULT_TYPES = new Set(["task"]);
+const EXTENSION_RESULT_TYPES = new Set(['task']);
 
 // ---------------------------------------------------------------------------
 // Locating the schema folder
@@ -159,10 +159,10 @@ const EXTENSION_RESULT_TYPES = new Set(["task"]);
 export function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
   let dir = resolve(start);
   for (;;) {
-    const pkg = join(dir, "package.json");
+    const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
       try {
-        const parsed = JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown };
+        const parsed = JSON.parse(readFileSync(pkg, 'utf8')) as { name?: unknown };
         if (parsed.name === PACKAGE_NAME) return dir;
       } catch {
         // unreadable package.json: keep walking up
@@ -186,17 +186,19 @@ function locateSchemas(explicitDir?: string): SchemaLocation {
   let origin: string;
   if (explicitDir !== undefined) {
     dir = resolve(explicitDir);
-    origin = "schemaDir option";
-  } else if (fromEnv !== undefined && fromEnv !== "") {
+    origin = 'schemaDir option';
+  } else if (fromEnv !== undefined && fromEnv !== '') {
     dir = resolve(fromEnv);
     origin = `env ${SCHEMA_DIR_ENV}`;
   } else {
     const root = findRepoRoot();
     if (root === undefined) {
-      throw new Error(`MCP wire schemas not found: no package.json named "${PACKAGE_NAME}" above ${dirname(fileURLToPath(import.meta.url))}; set ${SCHEMA_DIR_ENV}`);
+      throw new Error(
+        `MCP wire schemas not found: no package.json named "${PACKAGE_NAME}" above ${dirname(fileURLToPath(import.meta.url))}; set ${SCHEMA_DIR_ENV}`,
+      );
     }
-    dir = resolve(root, "spec", "schema");
-    origin = "<repo root>/spec/schema";
+    dir = resolve(root, 'spec', 'schema');
+    origin = '<repo root>/spec/schema';
   }
   let isDir = false;
   try {
@@ -206,7 +208,7 @@ function locateSchemas(explicitDir?: string): SchemaLocation {
   }
   if (!isDir) throw new Error(`MCP wire schemas missing: ${dir} (${origin}) does not exist`);
   const revisions = readdirSync(dir)
-    .filter((name) => existsSync(join(dir, name, "schema.json")))
+    .filter((name) => existsSync(join(dir, name, 'schema.json')))
     .sort();
   if (revisions.length === 0) throw new Error(`MCP wire schemas missing: no <revision>/schema.json under ${dir} (${origin})`);
   return { dir, revisions };
@@ -218,19 +220,19 @@ function locateSchemas(explicitDir?: string): SchemaLocation {
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function refName(ref: unknown): string | undefined {
-  if (typeof ref !== "string") return undefined;
-  const i = ref.lastIndexOf("/");
+  if (typeof ref !== 'string') return undefined;
+  const i = ref.lastIndexOf('/');
   return i >= 0 ? ref.slice(i + 1) : undefined;
 }
 
 function methodConst(def: unknown): string | undefined {
   if (!isObject(def) || !isObject(def.properties)) return undefined;
   const method = def.properties.method;
-  return isObject(method) && typeof method.const === "string" ? method.const : undefined;
+  return isObject(method) && typeof method.const === 'string' ? method.const : undefined;
 }
 
 function firstDefined(defs: Json, ...names: string[]): string {
@@ -239,7 +241,7 @@ function firstDefined(defs: Json, ...names: string[]): string {
 
 class RevisionSchema {
   readonly defs: Json;
-  readonly defsKey: "definitions" | "$defs";
+  readonly defsKey: 'definitions' | '$defs';
   readonly methods: RevisionMethods;
   /** error code → definition validating the whole response (`error.allOf[].code.const`). */
   readonly errorResponseDefs = new Map<number, string>();
@@ -254,13 +256,13 @@ class RevisionSchema {
     readonly revision: string,
     file: string,
   ) {
-    const doc = JSON.parse(readFileSync(file, "utf8")) as Json;
-    this.defsKey = isObject(doc.$defs) ? "$defs" : "definitions";
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as Json;
+    this.defsKey = isObject(doc.$defs) ? '$defs' : 'definitions';
     const defs = doc[this.defsKey];
     if (!isObject(defs)) throw new Error(`${file}: no "definitions" or "$defs"`);
     this.defs = defs;
 
-    const is2020 = typeof doc.$schema === "string" && doc.$schema.includes("2020-12");
+    const is2020 = typeof doc.$schema === 'string' && doc.$schema.includes('2020-12');
     // verbose: errors carry the failing data and (sub)schema, used to narrow union errors.
     const options = { strict: false, allErrors: true, verbose: true, allowUnionTypes: true, formats: FORMATS };
     this.ajv = is2020 ? new Ajv2020(options) : new Ajv(options);
@@ -268,10 +270,10 @@ class RevisionSchema {
     this.ajv.addSchema({ ...doc, $id: this.id });
 
     this.envelope = {
-      request: "JSONRPCRequest",
-      notification: "JSONRPCNotification",
-      result: firstDefined(defs, "JSONRPCResultResponse", "JSONRPCResponse"),
-      error: firstDefined(defs, "JSONRPCErrorResponse", "JSONRPCError"),
+      request: 'JSONRPCRequest',
+      notification: 'JSONRPCNotification',
+      result: firstDefined(defs, 'JSONRPCResultResponse', 'JSONRPCResponse'),
+      error: firstDefined(defs, 'JSONRPCErrorResponse', 'JSONRPCError'),
     };
 
     const allMethods = new Map<string, string>();
@@ -285,11 +287,11 @@ class RevisionSchema {
       const parts = isObject(error) ? [error, ...(Array.isArray(error.allOf) ? error.allOf : [])] : [];
       for (const part of parts) {
         const code = isObject(part) && isObject(part.properties) && isObject(part.properties.code) ? part.properties.code.const : undefined;
-        if (typeof code === "number") this.errorResponseDefs.set(code, name);
+        if (typeof code === 'number') this.errorResponseDefs.set(code, name);
       }
       // error-object definitions: properties.code.const (+ required message)
       const code = isObject(def.properties.code) ? def.properties.code.const : undefined;
-      if (typeof code === "number" && "message" in def.properties) this.errorObjectDefs.set(code, name);
+      if (typeof code === 'number' && 'message' in def.properties) this.errorObjectDefs.set(code, name);
     }
 
     const members = (union: string): Map<string, string> => {
@@ -315,13 +317,13 @@ class RevisionSchema {
     const batching =
       isObject(jsonrpcMessage) &&
       Array.isArray(jsonrpcMessage.anyOf) &&
-      jsonrpcMessage.anyOf.some((m) => isObject(m) && m.type === "array");
+      jsonrpcMessage.anyOf.some((m) => isObject(m) && m.type === 'array');
 
     this.methods = {
-      clientRequests: members("ClientRequest"),
-      serverRequests: members("ServerRequest"),
-      clientNotifications: members("ClientNotification"),
-      serverNotifications: members("ServerNotification"),
+      clientRequests: members('ClientRequest'),
+      serverRequests: members('ServerRequest'),
+      clientNotifications: members('ClientNotification'),
+      serverNotifications: members('ServerNotification'),
       allMethods,
       batching,
     };
@@ -342,7 +344,7 @@ class RevisionSchema {
   }
 
   /** Validate `value` (found at `path` inside the message) against `definition`; readable error strings. */
-  validate(definition: string, value: unknown, path = ""): string[] {
+  validate(definition: string, value: unknown, path = ''): string[] {
     const fn = this.validator(definition);
     if (fn(value)) return [];
     return formatAjvErrors(this.revision, definition, path, this.simplify([...(fn.errors ?? [])], 0));
@@ -357,7 +359,7 @@ class RevisionSchema {
   private simplify(errors: ErrorObject[], depth: number): ErrorObject[] {
     if (depth > 8) return errors;
     const unions = errors
-      .filter((e) => (e.keyword === "anyOf" || e.keyword === "oneOf") && Array.isArray(e.schema))
+      .filter((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && Array.isArray(e.schema))
       .sort((a, b) => a.instancePath.length - b.instancePath.length);
     const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
     const done: string[] = [];
@@ -379,7 +381,7 @@ class RevisionSchema {
     // Inline members whose JSON type cannot hold the data (e.g. the array form of
     // SamplingMessage.content when the data is an object) are dropped; the rest must be $refs.
     const members = (union.schema as unknown[])
-      .filter((m) => !(isObject(m) && typeof m.type === "string" && m.type !== "object" && m.$ref === undefined))
+      .filter((m) => !(isObject(m) && typeof m.type === 'string' && m.type !== 'object' && m.$ref === undefined))
       .map((m) => (isObject(m) ? refName(m.$ref) : undefined));
     if (members.length === 0 || members.some((m) => m === undefined || !isObject(this.defs[m]))) return undefined;
     const names = members as string[];
@@ -389,7 +391,7 @@ class RevisionSchema {
       if (!isObject(props)) return true;
       let ok = true;
       for (const [key, sub] of Object.entries(props)) {
-        if (!isObject(sub) || !("const" in sub) || !(key in data)) continue;
+        if (!isObject(sub) || !('const' in sub) || !(key in data)) continue;
         discriminators.set(key, [...(discriminators.get(key) ?? []), sub.const]);
         if (data[key] !== sub.const) ok = false;
       }
@@ -402,8 +404,8 @@ class RevisionSchema {
     if (candidates.length === 0) {
       const detail = [...discriminators]
         .map(([key, allowed]) => `${key} ${JSON.stringify(data[key])} is not one of ${JSON.stringify([...new Set(allowed)])}`)
-        .join("; ");
-      return [{ ...union, keyword: "discriminator", message: `matches no member of ${names.join(" | ")}: ${detail}`, params: {} }];
+        .join('; ');
+      return [{ ...union, keyword: 'discriminator', message: `matches no member of ${names.join(' | ')}: ${detail}`, params: {} }];
     }
     const member = candidates[0]!;
     const fn = this.validator(member);
@@ -411,7 +413,7 @@ class RevisionSchema {
     return this.simplify([...(fn.errors ?? [])], depth + 1).map((e) => ({
       ...e,
       instancePath: `${base}${e.instancePath}`,
-      message: / \(as [A-Za-z]+\)$/.test(e.message ?? "") ? e.message : `${e.message ?? "invalid"} (as ${member})`,
+      message: / \(as [A-Za-z]+\)$/.test(e.message ?? '') ? e.message : `${e.message ?? 'invalid'} (as ${member})`,
     }));
   }
 
@@ -421,9 +423,9 @@ class RevisionSchema {
     const visit = (node: unknown, depth: number): boolean => {
       if (!isObject(node) || depth > 6 || seen.has(node)) return false;
       seen.add(node);
-      if (typeof node.$ref === "string") return visit(this.defs[refName(node.$ref) ?? ""], depth + 1);
-      if (isObject(node.properties) && "task" in node.properties) return true;
-      for (const key of ["anyOf", "oneOf", "allOf"] as const) {
+      if (typeof node.$ref === 'string') return visit(this.defs[refName(node.$ref) ?? ''], depth + 1);
+      if (isObject(node.properties) && 'task' in node.properties) return true;
+      for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
         const list = node[key];
         if (Array.isArray(list) && list.some((m) => visit(m, depth + 1))) return true;
       }
@@ -435,10 +437,10 @@ class RevisionSchema {
 
   /** Result definitions for a response sent by `side` to a request with `method`. */
   resultDefinitions(method: string, side: Side): ResultDefinitions | undefined {
-    const requests = side === "server" ? this.methods.clientRequests : this.methods.serverRequests;
+    const requests = side === 'server' ? this.methods.clientRequests : this.methods.serverRequests;
     const requestDef = requests.get(method);
     if (requestDef === undefined) return undefined;
-    const base = requestDef.endsWith("Request") ? requestDef.slice(0, -"Request".length) : requestDef;
+    const base = requestDef.endsWith('Request') ? requestDef.slice(0, -'Request'.length) : requestDef;
     const alternatives: string[] = [];
     let responseDefinition: string | undefined;
 
@@ -453,18 +455,16 @@ class RevisionSchema {
         if (name !== undefined) alternatives.push(name);
       }
       // own result first, InputRequiredResult after it
-      alternatives.sort((a, b) => Number(a === "InputRequiredResult") - Number(b === "InputRequiredResult"));
+      alternatives.sort((a, b) => Number(a === 'InputRequiredResult') - Number(b === 'InputRequiredResult'));
     }
     if (alternatives.length === 0) {
       const override = RESULT_OVERRIDES[method];
-      const candidates = [override, `${base}Result`, "EmptyResult", "Result"].filter(
-        (n): n is string => n !== undefined && n in this.defs,
-      );
-      alternatives.push(candidates[0] ?? "Result");
+      const candidates = [override, `${base}Result`, 'EmptyResult', 'Result'].filter((n): n is string => n !== undefined && n in this.defs);
+      alternatives.push(candidates[0] ?? 'Result');
     }
     // 2025-11-25 tasks: a task-augmented request may be answered with CreateTaskResult instead.
-    if ("CreateTaskResult" in this.defs && this.acceptsTask(requestDef) && !alternatives.includes("CreateTaskResult")) {
-      alternatives.push("CreateTaskResult");
+    if ('CreateTaskResult' in this.defs && this.acceptsTask(requestDef) && !alternatives.includes('CreateTaskResult')) {
+      alternatives.push('CreateTaskResult');
     }
     const primary = alternatives[0]!;
     return responseDefinition === undefined ? { primary, alternatives } : { primary, alternatives, responseDefinition };
@@ -473,18 +473,21 @@ class RevisionSchema {
 
 function formatAjvErrors(revision: string, definition: string, path: string, errors: readonly ErrorObject[]): string[] {
   const lines = errors.map((e) => {
-    const at = `${path}${e.instancePath}` || "(root)";
-    let detail = "";
-    if (e.keyword === "const") detail = ` (allowed: ${JSON.stringify((e.params as { allowedValue?: unknown }).allowedValue)})`;
-    else if (e.keyword === "enum") detail = ` (allowed: ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})`;
-    else if (e.keyword === "additionalProperties")
+    const at = `${path}${e.instancePath}` || '(root)';
+    let detail = '';
+    if (e.keyword === 'const') detail = ` (allowed: ${JSON.stringify((e.params as { allowedValue?: unknown }).allowedValue)})`;
+    else if (e.keyword === 'enum') detail = ` (allowed: ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})`;
+    else if (e.keyword === 'additionalProperties')
       detail = ` (property: ${JSON.stringify((e.params as { additionalProperty?: unknown }).additionalProperty)})`;
-    return `[${revision}] ${definition} at ${at}: ${e.message ?? "invalid"}${detail}`;
+    return `[${revision}] ${definition} at ${at}: ${e.message ?? 'invalid'}${detail}`;
   });
   const unique = [...new Set(lines)];
   if (unique.length === 0) return [`[${revision}] ${definition}: invalid`];
   if (unique.length > MAX_ERRORS_PER_DEFINITION) {
-    return [...unique.slice(0, MAX_ERRORS_PER_DEFINITION), `[${revision}] ${definition}: … and ${unique.length - MAX_ERRORS_PER_DEFINITION} more error(s)`];
+    return [
+      ...unique.slice(0, MAX_ERRORS_PER_DEFINITION),
+      `[${revision}] ${definition}: … and ${unique.length - MAX_ERRORS_PER_DEFINITION} more error(s)`,
+    ];
   }
   return unique;
 }
@@ -506,7 +509,7 @@ export function formatWireErrors(side: Side, revision: string, message: unknown,
     `${side} message is not valid per MCP ${revision} schema.json (${errors.length} error(s)):`,
     ...errors.map((e) => `  - ${e}`),
     `  message: ${truncateJson(message)}`,
-  ].join("\n");
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------
@@ -515,19 +518,19 @@ export function formatWireErrors(side: Side, revision: string, message: unknown,
 function describeMethod(schema: RevisionSchema, method: string): string {
   const m = schema.methods;
   const roles: string[] = [];
-  if (m.clientRequests.has(method)) roles.push("a client request");
-  if (m.serverRequests.has(method)) roles.push("a server request");
-  if (m.clientNotifications.has(method)) roles.push("a client notification");
-  if (m.serverNotifications.has(method)) roles.push("a server notification");
-  if (roles.length > 0) return `it is ${roles.join(" and ")}`;
+  if (m.clientRequests.has(method)) roles.push('a client request');
+  if (m.serverRequests.has(method)) roles.push('a server request');
+  if (m.clientNotifications.has(method)) roles.push('a client notification');
+  if (m.serverNotifications.has(method)) roles.push('a server notification');
+  if (roles.length > 0) return `it is ${roles.join(' and ')}`;
   const def = m.allMethods.get(method);
   if (def !== undefined) return `${def} exists but is in none of the Client/Server Request/Notification unions`;
-  return "not defined in this revision";
+  return 'not defined in this revision';
 }
 
 function requestMethodFor(opts: CheckOptions | undefined, id: unknown): string | undefined {
   const rm = opts?.requestMethod;
-  if (typeof rm === "function") return rm(typeof id === "string" || typeof id === "number" ? id : undefined);
+  if (typeof rm === 'function') return rm(typeof id === 'string' || typeof id === 'number' ? id : undefined);
   return rm;
 }
 
@@ -536,7 +539,7 @@ function checkResult(schema: RevisionSchema, side: Side, message: Json, opts: Ch
   const errors = schema.validate(schema.envelope.result, message);
   const method = requestMethodFor(opts, message.id);
   const result = message.result;
-  if ("error" in message) errors.push(`[${rev}] a response must not carry both "result" and "error"`);
+  if ('error' in message) errors.push(`[${rev}] a response must not carry both "result" and "error"`);
 
   if (method === undefined) {
     // Without the request method only the envelope applies (its `result` is the generic `Result`;
@@ -545,9 +548,8 @@ function checkResult(schema: RevisionSchema, side: Side, message: Json, opts: Ch
   }
   const defs = schema.resultDefinitions(method, side);
   if (defs === undefined) {
-    const other: Side = side === "server" ? "client" : "server";
-    const none =
-      side === "client" && schema.methods.serverRequests.size === 0 ? ` (${rev} defines no server-to-client requests)` : "";
+    const other: Side = side === 'server' ? 'client' : 'server';
+    const none = side === 'client' && schema.methods.serverRequests.size === 0 ? ` (${rev} defines no server-to-client requests)` : '';
     errors.push(
       `[${rev}] ${side} sent a result for "${method}", but "${method}" is not a ${other} request in ${rev}${none} (${describeMethod(schema, method)})`,
     );
@@ -555,26 +557,30 @@ function checkResult(schema: RevisionSchema, side: Side, message: Json, opts: Ch
   }
 
   const resultType = isObject(result) ? result.resultType : undefined;
-  if (typeof resultType === "string" && EXTENSION_RESULT_TYPES.has(resultType)) {
+  if (typeof resultType === 'string' && EXTENSION_RESULT_TYPES.has(resultType)) {
     // Extension result (tasks extension): the core schema has no definition for it; only the envelope applies.
     return errors;
   }
 
   // The alternative the discriminators point at.
   let chosen = defs.primary;
-  if (resultType === "input_required" && defs.alternatives.includes("InputRequiredResult")) chosen = "InputRequiredResult";
-  else if (isObject(result) && "task" in result && defs.alternatives.includes("CreateTaskResult")) chosen = "CreateTaskResult";
+  if (resultType === 'input_required' && defs.alternatives.includes('InputRequiredResult')) chosen = 'InputRequiredResult';
+  else if (isObject(result) && 'task' in result && defs.alternatives.includes('CreateTaskResult')) chosen = 'CreateTaskResult';
 
   if (opts?.literalResultUnions === true && defs.alternatives.length > 1) {
     if (defs.alternatives.some((alt) => schema.validator(alt)(result))) return errors;
   }
 
-  const specific = schema.validate(chosen, result, "/result").map((e) => `${e} (result of "${method}")`);
+  const specific = schema.validate(chosen, result, '/result').map((e) => `${e} (result of "${method}")`);
   if (specific.length > 0) {
-    if (resultType === "input_required" && chosen !== "InputRequiredResult") {
-      specific.push(`[${rev}] resultType "input_required" is not allowed for "${method}" (only ${inputRequiredMethods(schema).join(", ") || "no methods"})`);
-    } else if (typeof resultType === "string" && resultType !== "complete" && resultType !== "input_required") {
-      specific.push(`[${rev}] note: resultType "${resultType}" is neither a core value nor a known extension value; validated as ${chosen}`);
+    if (resultType === 'input_required' && chosen !== 'InputRequiredResult') {
+      specific.push(
+        `[${rev}] resultType "input_required" is not allowed for "${method}" (only ${inputRequiredMethods(schema).join(', ') || 'no methods'})`,
+      );
+    } else if (typeof resultType === 'string' && resultType !== 'complete' && resultType !== 'input_required') {
+      specific.push(
+        `[${rev}] note: resultType "${resultType}" is neither a core value nor a known extension value; validated as ${chosen}`,
+      );
     }
   }
   errors.push(...specific);
@@ -583,23 +589,23 @@ function checkResult(schema: RevisionSchema, side: Side, message: Json, opts: Ch
 
 function inputRequiredMethods(schema: RevisionSchema): string[] {
   return [...schema.methods.clientRequests.keys()].filter((m) =>
-    schema.resultDefinitions(m, "server")?.alternatives.includes("InputRequiredResult"),
+    schema.resultDefinitions(m, 'server')?.alternatives.includes('InputRequiredResult'),
   );
 }
 
 function checkError(schema: RevisionSchema, side: Side, message: Json): string[] {
   const rev = schema.revision;
   const errors = schema.validate(schema.envelope.error, message);
-  if (side === "client" && schema.methods.serverRequests.size === 0) {
+  if (side === 'client' && schema.methods.serverRequests.size === 0) {
     errors.push(`[${rev}] client sent an error response, but ${rev} defines no server-to-client requests to answer`);
   }
   const error = message.error;
   const code = isObject(error) ? error.code : undefined;
-  if (typeof code === "number") {
+  if (typeof code === 'number') {
     const responseDef = schema.errorResponseDefs.get(code);
     if (responseDef !== undefined) errors.push(...schema.validate(responseDef, message));
     const objectDef = schema.errorObjectDefs.get(code);
-    if (objectDef !== undefined) errors.push(...schema.validate(objectDef, error, "/error"));
+    if (objectDef !== undefined) errors.push(...schema.validate(objectDef, error, '/error'));
   }
   return dedupe(errors);
 }
@@ -608,7 +614,7 @@ function checkError(schema: RevisionSchema, side: Side, message: Json): string[]
 function dedupe(errors: string[]): string[] {
   const seen = new Set<string>();
   return errors.filter((e) => {
-    const key = e.replace(/^\[[^\]]*\] \S+ at /, "");
+    const key = e.replace(/^\[[^\]]*\] \S+ at /, '');
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -618,35 +624,36 @@ function dedupe(errors: string[]): string[] {
 function checkSingle(schema: RevisionSchema, side: Side, message: unknown, opts: CheckOptions | undefined): string[] {
   const rev = schema.revision;
   if (!isObject(message)) {
-    return [`[${rev}] not a JSON-RPC message: expected an object, got ${Array.isArray(message) ? "a nested array" : message === null ? "null" : typeof message}`];
+    return [
+      `[${rev}] not a JSON-RPC message: expected an object, got ${Array.isArray(message) ? 'a nested array' : message === null ? 'null' : typeof message}`,
+    ];
   }
-  if ("method" in message) {
-    const isRequest = "id" in message;
+  if ('method' in message) {
+    const isRequest = 'id' in message;
     const envelope = isRequest ? schema.envelope.request : schema.envelope.notification;
     const errors = schema.validate(envelope, message);
     const method = message.method;
-    if (typeof method !== "string") return errors;
+    if (typeof method !== 'string') return errors;
     const table = isRequest
-      ? side === "server"
+      ? side === 'server'
         ? schema.methods.serverRequests
         : schema.methods.clientRequests
-      : side === "server"
+      : side === 'server'
         ? schema.methods.serverNotifications
         : schema.methods.clientNotifications;
     const def = table.get(method);
     if (def === undefined) {
-      const kind = `${side} ${isRequest ? "request" : "notification"}`;
-      const none =
-        isRequest && side === "server" && table.size === 0 ? `; ${rev} defines no server-to-client requests` : "";
+      const kind = `${side} ${isRequest ? 'request' : 'notification'}`;
+      const none = isRequest && side === 'server' && table.size === 0 ? `; ${rev} defines no server-to-client requests` : '';
       errors.push(`[${rev}] method ${method} is not a ${kind} in ${rev} (${describeMethod(schema, method)}${none})`);
       return errors;
     }
     errors.push(...schema.validate(def, message));
     return dedupe(errors);
   }
-  if ("result" in message) return dedupe(checkResult(schema, side, message, opts));
-  if ("error" in message) return checkError(schema, side, message);
-  const errors = schema.validate("JSONRPCMessage", message);
+  if ('result' in message) return dedupe(checkResult(schema, side, message, opts));
+  if ('error' in message) return checkError(schema, side, message);
+  const errors = schema.validate('JSONRPCMessage', message);
   return [`[${rev}] not a JSON-RPC request, notification or response (no "method", "result" or "error")`, ...errors.slice(0, 3)];
 }
 
@@ -657,7 +664,7 @@ function checkMessage(schema: RevisionSchema, side: Side, message: unknown, opts
   const errors = message.flatMap((m, i) => checkSingle(schema, side, m, opts).map((e) => `[${i}] ${e}`));
   if (errors.length > 0) return errors;
   // The schema's batch shapes: requests+notifications, or responses+errors, not a mix.
-  if (!schema.validator("JSONRPCMessage")(message)) {
+  if (!schema.validator('JSONRPCMessage')(message)) {
     return [`[${rev}] JSONRPCMessage: a batch must contain only requests/notifications or only responses`];
   }
   return [];
@@ -680,9 +687,9 @@ class SchemaWireValidator implements WireValidator {
     let schema = this.schemas.get(revision);
     if (schema === undefined) {
       if (!this.revisions.includes(revision)) {
-        throw new Error(`no MCP schema for revision "${revision}" in ${this.schemaDir} (have: ${this.revisions.join(", ")})`);
+        throw new Error(`no MCP schema for revision "${revision}" in ${this.schemaDir} (have: ${this.revisions.join(', ')})`);
       }
-      schema = new RevisionSchema(revision, join(this.schemaDir, revision, "schema.json"));
+      schema = new RevisionSchema(revision, join(this.schemaDir, revision, 'schema.json'));
       this.schemas.set(revision, schema);
     }
     return schema;
@@ -690,25 +697,25 @@ class SchemaWireValidator implements WireValidator {
 
   private check(side: Side, revision: string, message: unknown, opts?: CheckOptions): string[] {
     if (!this.revisions.includes(revision)) {
-      return [`no MCP schema for revision "${revision}" in ${this.schemaDir} (have: ${this.revisions.join(", ")})`];
+      return [`no MCP schema for revision "${revision}" in ${this.schemaDir} (have: ${this.revisions.join(', ')})`];
     }
     return checkMessage(this.schema(revision), side, message, opts);
   }
 
   checkServerMessage(revision: string, message: unknown, opts?: CheckOptions): string[] {
-    return this.check("server", revision, message, opts);
+    return this.check('server', revision, message, opts);
   }
 
   checkClientMessage(revision: string, message: unknown, opts?: CheckOptions): string[] {
-    return this.check("client", revision, message, opts);
+    return this.check('client', revision, message, opts);
   }
 
   assertServerMessage(revision: string, message: unknown, opts?: CheckOptions): void {
-    assertNoErrors("server", revision, message, this.checkServerMessage(revision, message, opts), this.assertServerMessage);
+    assertNoErrors('server', revision, message, this.checkServerMessage(revision, message, opts), this.assertServerMessage);
   }
 
   assertClientMessage(revision: string, message: unknown, opts?: CheckOptions): void {
-    assertNoErrors("client", revision, message, this.checkClientMessage(revision, message, opts), this.assertClientMessage);
+    assertNoErrors('client', revision, message, this.checkClientMessage(revision, message, opts), this.assertClientMessage);
   }
 
   checkDefinition(revision: string, definition: string, value: unknown): string[] {
@@ -728,13 +735,14 @@ class SchemaWireValidator implements WireValidator {
   }
 }
 
+// biome-ignore lint/complexity/noBannedTypes: AssertionError's stackStartFn is typed Function.
 function assertNoErrors(side: Side, revision: string, message: unknown, errors: string[], fn: Function): void {
   if (errors.length === 0) return;
   throw new AssertionError({
     message: formatWireErrors(side, revision, message, errors),
     actual: errors,
     expected: [],
-    operator: "wireSchemaValid",
+    operator: 'wireSchemaValid',
     stackStartFn: fn,
   });
 }
@@ -751,7 +759,7 @@ const singletons = new Map<string, WireValidator>();
  * it in-process yields the validator for the new folder.
  */
 export function wireValidator(): WireValidator {
-  const key = process.env[SCHEMA_DIR_ENV] ?? "";
+  const key = process.env[SCHEMA_DIR_ENV] ?? '';
   let v = singletons.get(key);
   if (v === undefined) {
     v = new SchemaWireValidator(locateSchemas());

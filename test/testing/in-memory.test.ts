@@ -29,7 +29,10 @@ test('connectInMemory: a modern client (detected) calls a tool; the recorder hol
     const methodOf = new Map(recorder.fromClient().flatMap((m) => ('method' in m && 'id' in m ? [[m.id, m.method] as const] : [])));
     for (const { from, message } of recorder.messages) {
       if (from === 'client') wireValidator().assertClientMessage('2026-07-28', message);
-      else wireValidator().assertServerMessage('2026-07-28', message, { requestMethod: (id) => (id === undefined ? undefined : methodOf.get(id)) });
+      else
+        wireValidator().assertServerMessage('2026-07-28', message, {
+          requestMethod: (id) => (id === undefined ? undefined : methodOf.get(id)),
+        });
     }
   } finally {
     await close();
@@ -46,9 +49,13 @@ test('connectInMemory: { era: "legacy" } initializes a session; progress, errors
     assert.equal((await client.callTool('greet', {})).isError, true, 'invalid arguments are a tool error (tools.mdx §Error Handling)');
     await assert.rejects(client.callTool('nope', {}), /nope/);
     assert.deepEqual(recorder.transcript(), [
-      'client: tools/call', 'server: notifications/progress', 'server: result',
-      'client: tools/call', 'server: result',
-      'client: tools/call', 'server: error -32602',
+      'client: tools/call',
+      'server: notifications/progress',
+      'server: result',
+      'client: tools/call',
+      'server: result',
+      'client: tools/call',
+      'server: error -32602',
     ]);
   } finally {
     await close();
@@ -63,7 +70,10 @@ test('MessageRecorder.wrap records both directions of any transport, batches mes
   await recorded.start({ onMessage: (m) => got.push(m) });
   await b.start({ onMessage: () => {} });
   await recorded.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-  await b.send([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } }]);
+  await b.send([
+    { jsonrpc: '2.0', id: 1, result: {} },
+    { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } },
+  ]);
   await new Promise((r) => setTimeout(r, 0));
   assert.deepEqual(recorder.transcript(), ['client: ping', 'server: result', 'server: notifications/message']);
   assert.equal(got.length, 1, 'the batch reached the handler as one value');

@@ -29,7 +29,10 @@ export async function typedForms(ctx: RequestContext): Promise<void> {
   expectType<ElicitAnswer<Person>>()(old);
   const ark = await ctx.elicit({ message: 'Who?', requestedSchema: type({ name: 'string', 'age?': 'number' }) });
   if (ark.action === 'accept') expectType<Person>()(ark.content);
-  const valibot = await ctx.elicit({ message: 'Who?', requestedSchema: toStandardJsonSchema(v.object({ name: v.string(), age: v.optional(v.number()) })) });
+  const valibot = await ctx.elicit({
+    message: 'Who?',
+    requestedSchema: toStandardJsonSchema(v.object({ name: v.string(), age: v.optional(v.number()) })),
+  });
   if (valibot.action === 'accept') expectType<Person>()(valibot.content);
 }
 

@@ -5,12 +5,15 @@
  */
 
 /** Exact type equality (not mere assignability in one direction). */
-export type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+export type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 /**
  * `expectType<Expected>()(value)` compiles only when `value`'s type is exactly `Expected`;
  * otherwise the call wants a second argument, whose type names both.
  */
 export function expectType<Expected>() {
-  return <Actual>(_value: Actual, ..._mismatch: Equal<Actual, Expected> extends true ? [] : [{ expected: Expected; actual: Actual }]): void => {};
+  return <Actual>(
+    _value: Actual,
+    ..._mismatch: Equal<Actual, Expected> extends true ? [] : [{ expected: Expected; actual: Actual }]
+  ): void => {};
 }

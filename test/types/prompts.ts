@@ -22,10 +22,14 @@ export function schemaArguments(server: Server): void {
     expectType<Review>()(args);
     return 'ok';
   });
-  server.prompt('valibot', { arguments: toStandardJsonSchema(v.object({ text: v.string(), tone: v.optional(v.picklist(['kind', 'blunt'])) })) }, (args) => {
-    expectType<Review>()(args);
-    return 'ok';
-  });
+  server.prompt(
+    'valibot',
+    { arguments: toStandardJsonSchema(v.object({ text: v.string(), tone: v.optional(v.picklist(['kind', 'blunt'])) })) },
+    (args) => {
+      expectType<Review>()(args);
+      return 'ok';
+    },
+  );
   server.prompt('arktype', { arguments: type({ text: 'string', 'tone?': "'kind' | 'blunt'" }) }, (args) => {
     expectType<Review>()(args);
     return 'ok';
@@ -48,12 +52,16 @@ export function schemaArguments(server: Server): void {
 
 export function listArguments(server: Server): void {
   // Written inline, the names are known: required ones are strings, the others optional.
-  server.prompt('listed', {
-    arguments: [{ name: 'text', description: 'The text', required: true }, { name: 'tone' }],
-  }, (args) => {
-    expectType<{ text: string; tone?: string }>()(args);
-    return 'ok';
-  });
+  server.prompt(
+    'listed',
+    {
+      arguments: [{ name: 'text', description: 'The text', required: true }, { name: 'tone' }],
+    },
+    (args) => {
+      expectType<{ text: string; tone?: string }>()(args);
+      return 'ok';
+    },
+  );
   // A list built elsewhere, as PromptArgument[]: any name, maybe missing.
   const declared: PromptArgument[] = [{ name: 'text', required: true }];
   server.prompt('declared', { arguments: declared }, (args) => {

@@ -14,16 +14,22 @@ import { MODERN } from '../../support/common.js';
 import { MemoryPeer } from '../../support/peer.js';
 
 const server = createServer({ name: 'older-zod', version: '1.0.0' });
-server.tool('greet', {
-  input: zc.object({
-    name: zc.string().describe('Who to greet'),
-    mood: zm.optional(zm.string().register(zm.globalRegistry, { description: 'How they feel' })),
-  }),
-}, ({ name }) => `hello ${name}`);
+server.tool(
+  'greet',
+  {
+    input: zc.object({
+      name: zc.string().describe('Who to greet'),
+      mood: zm.optional(zm.string().register(zm.globalRegistry, { description: 'How they feel' })),
+    }),
+  },
+  ({ name }) => `hello ${name}`,
+);
 
 const peer = await MemoryPeer.connect(server, { revision: MODERN });
 const listed = await peer.modern('tools/list');
 await peer.close();
 server.close();
 const loaded = loadedZodCore() as { version?: unknown } | undefined;
-console.log(JSON.stringify({ inputSchema: listed.result.tools[0].inputSchema, coreVersion: loaded?.version, sameInstance: loaded === core }));
+console.log(
+  JSON.stringify({ inputSchema: listed.result.tools[0].inputSchema, coreVersion: loaded?.version, sameInstance: loaded === core }),
+);
