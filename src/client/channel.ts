@@ -16,6 +16,8 @@ export interface ChannelHandlers {
    * reading. The stdio probe waits for one before it starts counting `probeTimeoutMs`.
    */
   onActivity?(): void;
+  /** Something worth a log line that no caller is waiting to hear (an oversized event on the standalone stream, say). */
+  onWarning?(message: string): void;
 }
 
 export interface SendOptions {

@@ -34,7 +34,7 @@ import { ListenStream } from './listen-stream.js';
 import { ModernConnection } from './modern/connection.js';
 import { NotificationFanOut } from './notifications.js';
 import type { ConnectOptions } from './options.js';
-import { DEFAULT_TIMEOUT_MS, type CallOptions } from './peer.js';
+import type { CallOptions } from './peer.js';
 import { answerServer } from './server-requests.js';
 import { ClientWire } from './wire.js';
 
@@ -64,8 +64,9 @@ export class Client {
         onNotification: (n) => this.notifications.deliver(n),
         // Modern HTTP cancels by closing the request's stream; everything else says so.
         cancelsByNotification: () => server.current?.era !== 'modern' || wire.kind !== 'http',
+        onWarning: (message) => (options.onWarning ?? console.warn)(message),
       },
-      options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      options,
     );
     this.context = {
       options,

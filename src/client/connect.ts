@@ -21,24 +21,28 @@ function isSpawnOptions(t: unknown): t is SpawnOptions {
 export async function channelFor(target: Target, options: ConnectOptions): Promise<ClientChannel> {
   if (target instanceof URL || (typeof target === 'string' && /^https?:\/\//i.test(target))) {
     const { HttpChannel } = await import('./channels/http.js');
-    return new HttpChannel(new URL(String(target)), { headers: options.headers, fetch: options.fetch });
+    return new HttpChannel(new URL(String(target)), {
+      headers: options.headers,
+      fetch: options.fetch,
+      maxMessageBytes: options.maxMessageBytes,
+    });
   }
   if (typeof target === 'string') {
     // A command line: split on whitespace (quote-free); pass { command, args } for anything subtler.
     const [command, ...args] = target.trim().split(/\s+/);
     if (!command) throw new JanusError('CONNECTION', 'empty command');
-    return spawn({ command, args });
+    return spawn({ command, args }, options);
   }
   if (isChannel(target)) return target;
   if (isTransport(target)) return new MessageChannel(target, 'memory');
-  if (isSpawnOptions(target)) return spawn(target);
+  if (isSpawnOptions(target)) return spawn(target, options);
   throw new JanusError('CONNECTION', 'connect() needs a URL, a command or a transport');
 }
 
 /** Loaded on demand: `node:child_process` stays out of HTTP-only and non-Node programs. */
-async function spawn(options: SpawnOptions): Promise<ClientChannel> {
+async function spawn(target: SpawnOptions, options: ConnectOptions): Promise<ClientChannel> {
   const { spawnChannel } = await import('./channels/spawn.js');
-  return spawnChannel(options).channel;
+  return spawnChannel(target, { maxMessageBytes: options.maxMessageBytes }).channel;
 }
 
 /**

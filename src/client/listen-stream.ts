@@ -1,9 +1,18 @@
 /**
  * One `client.listen()` stream: an async iterator of notifications, ended by the caller's
  * signal, by `return()` (a `break` out of `for await`), or by the client closing. Each era
- * fills it its own way (modern/listen.ts, legacy/listen.ts).
+ * fills it its own way (modern/listen.ts, legacy/listen.ts). Notifications not yet read wait
+ * in a queue of at most `maxQueuedNotifications`: a server cannot grow it without limit
+ * while the reader is slow. When it is full the oldest goes, and `onWarning` says so.
  */
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import { DEFAULT_MAX_QUEUED_NOTIFICATIONS } from './limits.js';
+
+/** The queue's bound and where an overflow is reported (the connect options of these names). */
+export interface QueueBound {
+  readonly maxQueuedNotifications?: number;
+  readonly onWarning?: (message: string) => void;
+}
 
 export class ListenStream implements AsyncIterableIterator<JsonRpcNotification> {
   private readonly items: JsonRpcNotification[] = [];
@@ -12,8 +21,15 @@ export class ListenStream implements AsyncIterableIterator<JsonRpcNotification> 
   private readonly cleanups: Array<() => void> = [];
   private readonly onAbort = () => this.end();
   private ended = false;
+  private readonly max: number;
+  /** Notifications dropped since the queue last emptied. */
+  private dropped = 0;
 
-  constructor(private readonly signal: AbortSignal | undefined) {
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly bound: QueueBound = {},
+  ) {
+    this.max = bound.maxQueuedNotifications ?? DEFAULT_MAX_QUEUED_NOTIFICATIONS;
     signal?.addEventListener('abort', this.onAbort, { once: true });
     if (signal?.aborted) this.end();
   }
@@ -39,6 +55,14 @@ export class ListenStream implements AsyncIterableIterator<JsonRpcNotification> 
       this.waiting = undefined;
       w({ value: n, done: false });
     } else {
+      if (this.items.length >= this.max) {
+        this.items.shift();
+        if (this.dropped++ === 0) {
+          (this.bound.onWarning ?? console.warn)(
+            `a listen stream has ${this.max} notifications nobody has read yet (maxQueuedNotifications): the oldest are dropped until the reader catches up`,
+          );
+        }
+      }
       this.items.push(n);
     }
   }
@@ -54,6 +78,7 @@ export class ListenStream implements AsyncIterableIterator<JsonRpcNotification> 
 
   next(): Promise<IteratorResult<JsonRpcNotification>> {
     const item = this.items.shift();
+    if (this.items.length === 0) this.dropped = 0;
     if (item) return Promise.resolve({ value: item, done: false });
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
     return new Promise((r) => (this.waiting = r));

@@ -60,6 +60,13 @@ export interface ConnectOptions {
   /** Per-request timeout in ms (default 60 000); progress resets it. */
   timeoutMs?: number;
   /**
+   * The longest a request may wait in ms, however often progress restarts `timeoutMs`
+   * (default 3 600 000, one hour; 0 or Infinity: no bound). lifecycle.mdx §Timeouts: a
+   * maximum timeout regardless of progress, against a server that reports progress forever.
+   * The request then fails with a JanusError 'TIMEOUT' naming this option.
+   */
+  maxTotalTimeoutMs?: number;
+  /**
    * stdio: how long a running server has to answer the `server/discover` probe before the
    * client takes it for a legacy server and sends `initialize` (default 3000). It counts
    * from the server's first sign of life, not from the spawn: when discover is not answered
@@ -78,12 +85,40 @@ export interface ConnectOptions {
   startTimeoutMs?: number;
   /** Most `input_required` rounds one request may take (default 10). */
   maxInputRounds?: number;
+  /**
+   * Most `inputRequests` one `input_required` round may carry (default 16). A round with
+   * more fails the request (JanusError 'PROTOCOL' naming this option) before any handler runs.
+   */
+  maxInputRequests?: number;
+  /**
+   * Most server-to-client requests (legacy sessions) served at once, from the request's
+   * arrival until its response is sent (default 16). One more is refused with a JSON-RPC
+   * error (-32603, naming this option) and reaches no handler. Refusals are sent as many at a
+   * time; while 64 times as many wait to be sent, further requests get no answer and are
+   * reported to `onWarning`. Clients SHOULD rate-limit servers (client/sampling.mdx,
+   * client/elicitation.mdx §Security Considerations).
+   */
+  maxServerRequests?: number;
+  /**
+   * The largest message taken from a server, in bytes (default 16 MiB): one JSON reply body
+   * or one SSE event over HTTP, one line over stdio. A larger reply fails its request with a
+   * ChannelError naming this option (on the 2024-11-05 HTTP+SSE stream, which carries every
+   * answer, the connection); a larger event on the standalone stream of a legacy session is
+   * skipped and reported to `onWarning`; a longer stdio line is dropped and reported there too.
+   */
+  maxMessageBytes?: number;
   /** Extra HTTP headers on every request (e.g. Authorization). */
   headers?: Record<string, string>;
   /** The fetch implementation for HTTP (default: global fetch). */
   fetch?: typeof fetch;
   /** Things worth a log line that are not errors (e.g. a tool dropped for invalid `x-mcp-header` annotations). Default: stderr. */
   onWarning?: (message: string) => void;
+  /**
+   * Most notifications one `listen()` stream holds for a reader that has not taken them yet
+   * (default 1000). When it is full the oldest is dropped, and `onWarning` says so once until
+   * the reader catches up.
+   */
+  maxQueuedNotifications?: number;
   /** Honour 2026-07-28 cache hints (ttlMs/cacheScope) with an in-memory response cache. */
   cache?: boolean;
 }

@@ -7,7 +7,7 @@
 import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { ClientChannel, SendOptions } from './channel.js';
-import { ClientPeer, type CallOptions, type PeerHooks } from './peer.js';
+import { ClientPeer, type CallOptions, type PeerHooks, type PeerSettings } from './peer.js';
 
 export class ClientWire {
   private peer: ClientPeer;
@@ -16,9 +16,9 @@ export class ClientWire {
   constructor(
     private channel: ClientChannel,
     private readonly hooks: PeerHooks,
-    private readonly defaultTimeoutMs: number,
+    private readonly settings: PeerSettings,
   ) {
-    this.peer = new ClientPeer(channel, hooks, defaultTimeoutMs);
+    this.peer = new ClientPeer(channel, hooks, settings);
   }
 
   get kind(): ClientChannel['kind'] {
@@ -39,6 +39,7 @@ export class ClientWire {
       onActivity: () => {
         for (const l of this.activity) l();
       },
+      onWarning: (message) => this.hooks.onWarning(message),
     });
   }
 
@@ -46,7 +47,7 @@ export class ClientWire {
   async swap(channel: ClientChannel): Promise<void> {
     await this.channel.close().catch(() => {});
     this.channel = channel;
-    this.peer = new ClientPeer(channel, this.hooks, this.defaultTimeoutMs);
+    this.peer = new ClientPeer(channel, this.hooks, this.settings);
     await this.start();
   }
 

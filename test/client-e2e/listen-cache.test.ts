@@ -119,20 +119,31 @@ test('legacy session: after a transparent re-initialize (the server expired the 
   t.after(() => s.close());
   const rec = recordingFetch();
   const client = await connect(s.url, { protocolVersion: '2025-11-25', fetch: rec.fetch });
+  const isGet = (e: Exchange) => e.method === 'GET';
   try {
     const stream = client.listen({ resourceSubscriptions: ['fixture://static'] });
     await until(() => rec.posts('resources/subscribe')[0]?.status === 200, 'resources/subscribe');
+    // The first session's stream is open before the server forgets the session (or its GET could meet the 404 instead).
+    await streamOpen(rec.log, isGet, 1);
     const sid = rec.posts('initialize')[0]!.responseHeaders!['mcp-session-id']!;
     await fetch(s.url, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } });
     await client.callTool('echo', { text: 'x' }); // meets the 404, re-initializes
     assert.equal(rec.posts('initialize').length, 2);
-    await streamOpen(rec.log, (e) => e.method === 'GET', 2);
-    const fresh = rec.posts('initialize')[1]!.responseHeaders!['mcp-session-id'];
+    const fresh = rec.posts('initialize')[1]!.responseHeaders!['mcp-session-id']!;
+    assert.notEqual(fresh, sid);
+    // The new session's standalone stream: a GET with the new id, answered with a stream.
+    await streamOpen(rec.log, (e) => isGet(e) && e.headers['mcp-session-id'] === fresh, 1);
     const resubscribed = () => rec.posts('resources/subscribe').some((e) => e.headers['mcp-session-id'] === fresh && e.status === 200);
     await until(resubscribed, "resources/subscribe on the new session (the old session's subscription died with it)");
     s.server.resourceUpdated('fixture://static');
-    const upd = await within(stream.next(), 1000, 'resources/updated after the re-initialize');
+    const upd = await within(stream.next(), 5000, 'resources/updated after the re-initialize');
     assert.equal(upd.value.params?.uri, 'fixture://static');
+    // 2025-11-25 transports.mdx §Session Management: every GET carried a session id; one without
+    // would have opened the deprecated HTTP+SSE transport, where nothing of the session arrives.
+    assert.deepEqual(
+      rec.log.filter((e) => isGet(e) && e.headers['mcp-session-id'] === undefined).map((e) => e.url),
+      [],
+    );
     await stream.return!();
   } finally {
     await client.close();

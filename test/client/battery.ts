@@ -107,6 +107,7 @@ export async function asks(client: Client, rev: ProtocolVersion, h: ReturnType<t
   const calls = () => wire?.sent('tools/call').filter((m) => m.params.name === 'ask').length ?? 0;
 
   h.events.length = 0;
+  h.together(kinds.length);
   let before = calls();
   const together = await client.callTool('ask', { elicit, sample: true, roots: true });
   assert.deepEqual(JSON.parse(textOf(together)), expected);
@@ -120,6 +121,7 @@ export async function asks(client: Client, rev: ProtocolVersion, h: ReturnType<t
   if (wire) assert.equal(calls() - before, rev === MODERN ? 2 : 1, 'Promise.all of the asks is one input round');
 
   h.events.length = 0;
+  h.together(1);
   before = calls();
   const oneByOne = await client.callTool('ask', { elicit, sample: true, roots: true, sequential: true });
   assert.deepEqual(JSON.parse(textOf(oneByOne)), expected);

@@ -105,11 +105,30 @@ export function askHandlers(elicitContent: Record<string, any> = { name: 'Ada' }
   const calls = { elicit: 0, sample: 0, roots: 0 };
   const seen: { elicit: Msg[]; sample: Msg[] } = { elicit: [], sample: [] };
   const answer: { content: Record<string, any> } = { content: elicitContent };
-  /** Counts a call, marks its start, yields, marks its end, then answers. */
+  /**
+   * How many asks the next round should hold open together. A handler does not end until
+   * that many have started (or, should they never come, a generous 2 s), so "asked
+   * together" shows in the events however slowly the messages travel on a loaded machine.
+   */
+  const round = { expected: 1, started: 0, wake: () => {} };
+  const together = (n: number) => {
+    round.expected = n;
+    round.started = 0;
+  };
+  /** Counts a call, marks its start, waits for the rest of its round, marks its end, then answers. */
   const counted = async <T>(kind: keyof typeof calls, reply: () => T): Promise<T> => {
     calls[kind]++;
     events.push(`start:${kind}`);
-    await delay(5);
+    round.started++;
+    round.wake();
+    const deadline = Date.now() + 2000;
+    while (round.started < round.expected && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        round.wake = resolve;
+        setTimeout(resolve, 50);
+      });
+    }
+    await delay(1);
     events.push(`end:${kind}`);
     return reply();
   };
@@ -123,7 +142,7 @@ export function askHandlers(elicitContent: Record<string, any> = { name: 'Ada' }
     ),
     onRoots: () => counted('roots', () => [{ uri: 'file:///work', name: 'work' }]),
   } satisfies ConnectOptions;
-  return { options, calls, events, seen, answer };
+  return { options, calls, events, seen, answer, together };
 }
 
 /** Whether elicitation exists in a revision (2025-06-18 added it). */

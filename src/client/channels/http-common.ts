@@ -2,6 +2,7 @@
 import { JanusError } from '../../protocol/errors.js';
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
 import { ChannelError } from '../channel.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, tooLarge } from '../limits.js';
 import type { SseParser } from './sse-parser.js';
 
 export type FetchLike = typeof fetch;
@@ -41,13 +42,48 @@ export function mediaType(res: Response): string {
   return (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Reads a body as text; a broken body reads as ''. */
-export async function readText(res: Response): Promise<string> {
+/** Reads at most `max` bytes of a body as text (the rest is let go); a broken body reads as ''. */
+export async function readText(res: Response, max = DEFAULT_MAX_MESSAGE_BYTES): Promise<string> {
   try {
-    return await res.text();
+    return (await readUpTo(res, max)).text;
   } catch {
     return '';
   }
+}
+
+/**
+ * Reads a reply's body as text, failing with a "too large" HttpChannelError past `max`
+ * bytes (`what` names the reply). A Content-Length within the bound is trusted when there
+ * is no Content-Encoding (whose decoded size it does not give): the body is read in one go.
+ */
+export async function readBounded(res: Response, max: number, what: string): Promise<string> {
+  const length = res.headers.get('content-length');
+  if (length !== null && !res.headers.has('content-encoding') && Number(length) <= max) return res.text();
+  const { text, over } = await readUpTo(res, max);
+  if (over) throw new HttpChannelError(tooLarge(what, max), res.status, undefined, res.headers);
+  return text;
+}
+
+/** Reads up to `max` bytes of a body; `over` when there was more (the rest is cancelled unread). */
+async function readUpTo(res: Response, max: number): Promise<{ text: string; over: boolean }> {
+  if (!res.body) return { text: '', over: false };
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      parts.push(decoder.decode(value.subarray(0, value.byteLength - (size - max))));
+      reader.cancel().catch(() => {});
+      return { text: parts.join(''), over: true };
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return { text: parts.join(''), over: false };
 }
 
 /** Releases a body we will not read (no socket left dangling). */
@@ -96,9 +132,9 @@ export function isAbort(e: unknown): boolean {
   return e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');
 }
 
-/** The error for a non-2xx reply that carries no JSON-RPC answer. */
-export async function statusError(what: string, res: Response): Promise<HttpChannelError> {
-  const body = await readText(res);
+/** The error for a non-2xx reply that carries no JSON-RPC answer (its body read up to `max` bytes). */
+export async function statusError(what: string, res: Response, max?: number): Promise<HttpChannelError> {
+  const body = await readText(res, max);
   return new HttpChannelError(
     `${what} failed with HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`,
     res.status,

@@ -8,7 +8,9 @@
  *   the request-metadata headers; closing a request's stream is its cancellation; streams
  *   are not resumable, so a broken one loses the request.
  * Every POST is its own exchange; responses are matched by id, and anything else that
- * arrives on a stream (notifications, server requests, strays) goes to `onMessage`.
+ * arrives on a stream (notifications, server requests, strays) goes to `onMessage`. A JSON
+ * reply and an SSE event are read up to `maxMessageBytes`; redirects are followed within the
+ * origin only (redirect.ts).
  */
 import { META } from '../../protocol/meta.js';
 import {
@@ -18,11 +20,12 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../../protocol/jsonrpc.js';
-import { PendingRequests, type PendingCall } from '../../jsonrpc/pending.js';
+import { PendingRequests } from '../../jsonrpc/pending.js';
 import { revision } from '../../protocol/revisions.js';
 import type { Meta } from '../../protocol/types.js';
 import { isModernVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../limits.js';
 import {
   HttpChannelError,
   abortError,
@@ -35,26 +38,19 @@ import {
   messagesIn,
   notMcpReply,
   parseJson,
-  pumpEvents,
+  readBounded,
   readPrefix,
   readText,
   recordStatus,
-  sleep,
   statusError,
   type FetchLike,
 } from './http-common.js';
-import { SseParser, type SseEvent } from './sse-parser.js';
+import { listenStandalone, readRequestStream, type Op, type ReconnectOptions, type StreamHost } from './http-streams.js';
+import { followRedirects, isRedirect } from './redirect.js';
+import type { SseEvent } from './sse-parser.js';
 
 export { HttpChannelError, httpStatusOf } from './http-common.js';
-
-export interface ReconnectOptions {
-  /** Delay before a reconnect when the server sent no `retry` (default 1000 ms). */
-  initialDelayMs?: number;
-  /** Cap of the exponential backoff between failed reconnects (default 30 000 ms). */
-  maxDelayMs?: number;
-  /** Reconnects in a row that deliver nothing before giving up (default 3). */
-  maxRetries?: number;
-}
+export type { ReconnectOptions } from './http-streams.js';
 
 export interface HttpChannelOptions {
   /** Sent on every request (e.g. `Authorization`). */
@@ -63,14 +59,9 @@ export interface HttpChannelOptions {
   reconnect?: ReconnectOptions;
   /** How long `close()` waits for the session DELETE (default 5000 ms). */
   deleteTimeoutMs?: number;
+  /** The largest JSON reply body or SSE event taken, in bytes (default 16 MiB): see `ConnectOptions.maxMessageBytes`. */
+  maxMessageBytes?: number;
 }
-
-/**
- * One POSTed request. Its `signal` aborts once it settles: whatever is still open for it (a
- * stream after its response, a resume timer) goes then; on the modern wire this is also how
- * cancellation is said.
- */
-type Op = PendingCall<JsonRpcResponse>;
 
 /** A stateless-era request (its version is in `_meta`): its stream is never resumed (2026-07-28 streamable-http.mdx §Receiving Messages). */
 function isModernRequest(request: JsonRpcRequest): boolean {
@@ -90,17 +81,35 @@ export class HttpChannel implements ClientChannel {
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly fetchFn: FetchLike;
-  private readonly backoff: Required<ReconnectOptions>;
+  private readonly maxBytes: number;
+  /** What the GET streams (http-streams.ts) use of this channel. */
+  private readonly streams: StreamHost;
 
   constructor(
     readonly url: URL,
     private readonly options: HttpChannelOptions = {},
   ) {
     this.fetchFn = options.fetch ?? fetch;
-    this.backoff = {
-      initialDelayMs: options.reconnect?.initialDelayMs ?? 1000,
-      maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
-      maxRetries: options.reconnect?.maxRetries ?? 3,
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const channel = this;
+    this.streams = {
+      get session() {
+        return channel.session;
+      },
+      backoff: {
+        initialDelayMs: options.reconnect?.initialDelayMs ?? 1000,
+        maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
+        maxRetries: options.reconnect?.maxRetries ?? 3,
+      },
+      maxBytes: this.maxBytes,
+      get: (session, lastEventId, signal, what, extra) => {
+        const headers = this.sessionHeaders('get', session, extra);
+        if (lastEventId !== '') headers.set('last-event-id', lastEventId);
+        return this.fetch({ method: 'GET', headers, signal }, what);
+      },
+      expired: (session, res) => this.expired(session, res),
+      onEvent: (event, status, op) => this.onEvent(event, status, op),
+      warn: (message) => this.handlers?.onWarning?.(message),
     };
   }
 
@@ -140,13 +149,17 @@ export class HttpChannel implements ClientChannel {
     try {
       let res: Response;
       try {
-        res = await this.fetchFn(this.url, {
-          method: 'POST',
-          headers: this.headers('post', options.headers, true),
-          body: JSON.stringify(message),
-          signal: controller.signal,
-        });
+        res = await this.fetch(
+          {
+            method: 'POST',
+            headers: this.headers('post', options.headers, true),
+            body: JSON.stringify(message),
+            signal: controller.signal,
+          },
+          `POST ${what}`,
+        );
       } catch (e) {
+        if (e instanceof ChannelError) throw e;
         if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
         if (options.signal?.aborted) throw abortError(what, options.signal);
         throw fetchError(`POST ${what}`, this.url, e);
@@ -154,20 +167,25 @@ export class HttpChannel implements ClientChannel {
       // 202 Accepted with no body is the rule; anything in a 2xx body is not for us.
       if (res.ok) return discard(res);
       if (res.status === 404 && sent !== undefined) throw await this.expired(sent, res);
-      throw await statusError(`POST ${what}`, res);
+      throw await statusError(`POST ${what}`, res, this.maxBytes);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(controller);
     }
   }
 
-  /** Opens the standalone GET stream of the handshake era (once; 405 = the server offers none). */
+  /**
+   * Opens the standalone GET stream of the handshake era (once per session; 405 = the server
+   * offers none). It belongs to the session it was opened in and carries its id on every
+   * reconnect; a new or expired session ends it (a GET without the id would open the
+   * deprecated HTTP+SSE transport instead, and nothing of the session would come).
+   */
   openEventStream(): void {
     if (this.closed || this.standalone) return;
     const controller = new AbortController();
     this.standalone = controller;
     this.inflight.add(controller);
-    void this.listen(controller)
+    void listenStandalone(this.streams, controller, this.session)
       .catch(() => {})
       .finally(() => {
         this.inflight.delete(controller);
@@ -199,10 +217,7 @@ export class HttpChannel implements ClientChannel {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.options.deleteTimeoutMs ?? 5000);
     try {
-      const headers = this.headers('delete', undefined, false);
-      headers.set('mcp-session-id', session);
-      this.versionHeader(headers);
-      discard(await this.fetchFn(this.url, { method: 'DELETE', headers, signal: controller.signal }));
+      discard(await this.fetch({ method: 'DELETE', headers: this.sessionHeaders('delete', session), signal: controller.signal }, 'DELETE'));
     } catch {
       // The server may be gone already; nothing more to end.
     } finally {
@@ -226,6 +241,30 @@ export class HttpChannel implements ClientChannel {
     return h;
   }
 
+  /** The headers of a request that belongs to `session` (a stream of that session, its DELETE), whatever the session is now. */
+  private sessionHeaders(kind: 'get' | 'delete', session: string | undefined, extra?: Record<string, string>): Headers {
+    const h = this.headers(kind, extra, false);
+    if (session !== undefined) h.set('mcp-session-id', session);
+    this.versionHeader(h);
+    return h;
+  }
+
+  /** One fetch of this channel: redirects are followed only where that is safe (redirect.ts). */
+  private async fetch(init: RequestInit, what: string): Promise<Response> {
+    init.redirect = 'manual';
+    const res = await this.fetchFn(this.url, init);
+    return isRedirect(res) ? followRedirects(this.fetchFn, this.url, init, res, what) : res;
+  }
+
+  /** The session is over (expired, or replaced by a new initialize): its standalone stream goes with it. */
+  private endSession(): void {
+    const stream = this.standalone;
+    if (!stream) return;
+    this.standalone = undefined;
+    this.inflight.delete(stream);
+    stream.abort(new ChannelError('the session ended'));
+  }
+
   /** `MCP-Protocol-Version` exists from 2025-06-18 on (2025-06-18 changelog); 2025-03-26 had none. */
   private versionHeader(h: Headers): void {
     if (this.legacyVersion !== undefined && revision(this.legacyVersion).transport.versionHeader)
@@ -234,8 +273,11 @@ export class HttpChannel implements ClientChannel {
 
   /** A 404 to a request carrying the session id: the session is gone (the client re-initializes). */
   private async expired(sent: string, res: Response): Promise<HttpChannelError> {
-    if (this.session === sent) this.session = undefined;
-    const body = await readText(res);
+    if (this.session === sent) {
+      this.session = undefined;
+      this.endSession();
+    }
+    const body = await readText(res, this.maxBytes);
     return new HttpChannelError('the session expired (HTTP 404): initialize again', 404, body, res.headers);
   }
 
@@ -244,20 +286,27 @@ export class HttpChannel implements ClientChannel {
     const initialize = request.method === 'initialize';
     const sent = initialize ? undefined : this.session;
     const headers = this.headers('post', options.headers, !initialize);
+    const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(request), signal: op.signal, redirect: 'manual' };
     let res: Response;
     try {
-      res = await this.fetchFn(this.url, { method: 'POST', headers, body: JSON.stringify(request), signal: op.signal });
+      res = await this.fetchFn(this.url, init);
+      if (isRedirect(res)) res = await followRedirects(this.fetchFn, this.url, init, res, `POST ${request.method}`);
     } catch (e) {
+      if (e instanceof ChannelError) throw e;
       throw fetchError(`POST ${request.method}`, this.url, e);
     }
     if (op.settled) return discard(res);
     if (!res.ok) return this.failed(res, request, sent, op);
     const session = res.headers.get('mcp-session-id');
-    if (session && (initialize || this.session === undefined)) this.session = session;
+    if (session && (initialize || this.session === undefined)) {
+      if (this.session !== session) this.endSession();
+      this.session = session;
+    }
     const type = mediaType(res);
-    if (type === 'text/event-stream') return this.readStream(res, request, options, op);
+    if (type === 'text/event-stream')
+      return readRequestStream(this.streams, res, request.method, !isModernRequest(request), options.headers, op);
     if (type === 'application/json') {
-      const text = await res.text();
+      const text = await readBounded(res, this.maxBytes, `the reply to ${request.method}`);
       const value = parseJson(text);
       if (value === undefined) throw new HttpChannelError(`the reply to ${request.method} is not JSON`, res.status, text, res.headers);
       const messages = messagesIn(value);
@@ -280,111 +329,11 @@ export class HttpChannel implements ClientChannel {
    */
   private async failed(res: Response, request: JsonRpcRequest, sent: string | undefined, op: Op): Promise<void> {
     if (res.status === 404 && sent !== undefined) throw await this.expired(sent, res);
-    if (res.status === 401 || res.status === 403) throw await statusError(`POST ${request.method}`, res);
-    const body = await readText(res);
+    if (res.status === 401 || res.status === 403) throw await statusError(`POST ${request.method}`, res, this.maxBytes);
+    const body = await readText(res, this.maxBytes);
     const error = errorBodyFor(body, request.id);
     if (error) return op.resolve(recordStatus(error, res.status));
     throw new HttpChannelError(`POST ${request.method} failed with HTTP ${res.status}`, res.status, body, res.headers);
-  }
-
-  /**
-   * Reads a request's SSE stream until its response. If the stream ends first and the last
-   * event had an id, resumes with GET + Last-Event-ID after the server's `retry` (2025-11-25
-   * transports.mdx §Sending Messages 6, §Resumability and Redelivery), as often as the
-   * server polls, giving up after `maxRetries` reconnects in a row that deliver nothing.
-   */
-  private async readStream(first: Response, request: JsonRpcRequest, options: SendOptions, op: Op): Promise<void> {
-    const status = first.status;
-    const parser = new SseParser((ev) => this.onEvent(ev, status, op));
-    const resumable = !isModernRequest(request);
-    let res = first;
-    let failures = 0;
-    for (;;) {
-      const before = parser.dispatched;
-      const { error } = await pumpEvents(res.body, parser, () => op.settled);
-      if (op.settled) return;
-      if (!resumable || parser.lastEventId === '') {
-        throw new ChannelError(`the event stream of ${request.method} ended before its response`, undefined, undefined, { cause: error });
-      }
-      if (parser.dispatched > before) failures = 0;
-      let last: unknown = error;
-      for (;;) {
-        if (failures > this.backoff.maxRetries) {
-          throw new ChannelError(`could not resume the event stream of ${request.method} (${failures} attempts)`, undefined, undefined, {
-            cause: last,
-          });
-        }
-        await sleep(this.delay(parser.retry, failures), op.signal);
-        failures++;
-        const headers = this.headers('get', options.headers, true);
-        headers.set('last-event-id', parser.lastEventId);
-        const sent = this.session;
-        let r: Response;
-        try {
-          r = await this.fetchFn(this.url, { method: 'GET', headers, signal: op.signal });
-        } catch (e) {
-          if (op.settled) return;
-          last = e;
-          continue;
-        }
-        if (op.settled) return discard(r);
-        if (r.ok && mediaType(r) === 'text/event-stream') {
-          res = r;
-          parser.reset();
-          break;
-        }
-        if (r.status === 404 && sent !== undefined) throw await this.expired(sent, r);
-        if (r.status >= 500 || r.status === 429) {
-          last = await statusError(`resuming ${request.method}`, r);
-          continue;
-        }
-        // 405 (no GET here), another 4xx, or a reply that is not a stream: nothing to resume.
-        throw await statusError(`resuming the event stream of ${request.method}`, r);
-      }
-    }
-  }
-
-  /** The delay before reconnect number `failures + 1`: the server's `retry` first, then exponential backoff. */
-  private delay(retry: number | undefined, failures: number): number {
-    const base = retry ?? this.backoff.initialDelayMs;
-    if (failures === 0) return base;
-    return Math.max(base, Math.min(this.backoff.maxDelayMs, base * 2 ** failures));
-  }
-
-  private async listen(controller: AbortController): Promise<void> {
-    const parser = new SseParser((ev) => this.onEvent(ev, 200));
-    let failures = 0;
-    for (let attempt = 0; ; attempt++) {
-      if (attempt > 0) {
-        if (failures > this.backoff.maxRetries) return;
-        await sleep(this.delay(parser.retry, failures), controller.signal);
-      }
-      const headers = this.headers('get', undefined, true);
-      if (parser.lastEventId !== '') headers.set('last-event-id', parser.lastEventId);
-      let res: Response;
-      try {
-        res = await this.fetchFn(this.url, { method: 'GET', headers, signal: controller.signal });
-      } catch {
-        if (controller.signal.aborted) return;
-        failures++;
-        continue;
-      }
-      if (!res.ok || mediaType(res) !== 'text/event-stream') {
-        discard(res);
-        // 405: the server offers no standalone stream. Other 4xx (e.g. 404, the session is
-        // gone: the next POST says so): nothing to retry. 5xx: try again.
-        if (res.status >= 500) {
-          failures++;
-          continue;
-        }
-        return;
-      }
-      parser.reset();
-      const before = parser.dispatched;
-      await pumpEvents(res.body, parser, () => controller.signal.aborted);
-      if (controller.signal.aborted) return;
-      failures = parser.dispatched > before ? 0 : failures + 1;
-    }
   }
 
   private onEvent(event: SseEvent, status: number, op?: Op): void {

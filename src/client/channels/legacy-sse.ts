@@ -16,6 +16,7 @@ import {
 } from '../../protocol/jsonrpc.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, tooLarge } from '../limits.js';
 import {
   HttpChannelError,
   abortError,
@@ -28,12 +29,14 @@ import {
   notMcpReply,
   parseJson,
   pumpEvents,
+  readBounded,
   readPrefix,
   readText,
   recordStatus,
   statusError,
   type FetchLike,
 } from './http-common.js';
+import { followRedirects, isRedirect } from './redirect.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
 
 export interface LegacySseChannelOptions {
@@ -42,6 +45,11 @@ export interface LegacySseChannelOptions {
   fetch?: FetchLike;
   /** How long `start()` waits for the `endpoint` event (default 10 000 ms). */
   endpointTimeoutMs?: number;
+  /**
+   * The largest event or JSON reply body taken, in bytes (default 16 MiB). The one stream
+   * carries every answer, so a larger event closes the connection with an error that says so.
+   */
+  maxMessageBytes?: number;
 }
 
 export class LegacySseChannel implements ClientChannel {
@@ -54,12 +62,14 @@ export class LegacySseChannel implements ClientChannel {
   private readonly stream = new AbortController();
   private closed = false;
   private readonly fetchFn: FetchLike;
+  private readonly maxBytes: number;
 
   constructor(
     readonly url: URL,
     private readonly options: LegacySseChannelOptions = {},
   ) {
     this.fetchFn = options.fetch ?? fetch;
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   }
 
   /** The POST URI the server named in its `endpoint` event (after `start()`). */
@@ -72,15 +82,19 @@ export class LegacySseChannel implements ClientChannel {
     this.handlers = handlers;
     const headers = mergeHeaders(this.options.headers);
     headers.set('accept', 'text/event-stream');
+    const what = 'GET (the HTTP+SSE event stream)';
     let res: Response;
     try {
-      res = await this.fetchFn(this.url, { method: 'GET', headers, signal: this.stream.signal });
+      res = await this.fetch(this.url, { method: 'GET', headers, signal: this.stream.signal }, what);
     } catch (e) {
-      throw fetchError('GET (the HTTP+SSE event stream)', this.url, e);
+      if (e instanceof ChannelError) throw e;
+      throw fetchError(what, this.url, e);
     }
-    if (!res.ok) throw await statusError(`GET ${this.url.href}`, res);
-    if (mediaType(res) !== 'text/event-stream') throw notMcpReply('GET (the HTTP+SSE event stream)', this.url, res, await readPrefix(res));
+    if (!res.ok) throw await statusError(`GET ${this.url.href}`, res, this.maxBytes);
+    if (mediaType(res) !== 'text/event-stream') throw notMcpReply(what, this.url, res, await readPrefix(res));
     const status = res.status;
+    // A same-origin redirect moved the stream: its endpoint is relative to where it is now.
+    const base = res.url ? new URL(res.url) : this.url;
     await new Promise<void>((resolve, reject) => {
       let waiting = true;
       const settle = (error?: Error) => {
@@ -96,12 +110,11 @@ export class LegacySseChannel implements ClientChannel {
         () => settle(new ChannelError(`no endpoint event from ${this.url.href} within ${this.options.endpointTimeoutMs ?? 10_000} ms`)),
         this.options.endpointTimeoutMs ?? 10_000,
       );
-      const parser = new SseParser((ev) => {
-        if (this.endpointUrl) return this.onEvent(ev, status);
+      const onEndpoint = (ev: SseEvent) => {
         if (ev.type !== 'endpoint') return;
         let endpoint: URL;
         try {
-          endpoint = new URL(ev.data.trim(), this.url);
+          endpoint = new URL(ev.data.trim(), base);
         } catch (e) {
           return settle(
             new ChannelError(`the endpoint event is not a URI: ${JSON.stringify(ev.data)}`, undefined, undefined, { cause: e }),
@@ -113,7 +126,17 @@ export class LegacySseChannel implements ClientChannel {
         }
         this.endpointUrl = endpoint;
         settle();
-      });
+      };
+      const parser = new SseParser(
+        (ev) => (this.endpointUrl ? this.onEvent(ev, status) : onEndpoint(ev)),
+        this.maxBytes,
+        // The one stream carries every answer: skipping an event could lose any of them.
+        (max) => {
+          const error = new ChannelError(tooLarge('An event on the HTTP+SSE stream', max));
+          if (waiting) settle(error);
+          else this.fail(error);
+        },
+      );
       void pumpEvents(res.body, parser, () => this.stream.signal.aborted).then(({ error }) => {
         const closed = new ChannelError('the event stream closed', undefined, undefined, { cause: error });
         if (waiting)
@@ -190,25 +213,37 @@ export class LegacySseChannel implements ClientChannel {
       for (const [k, v] of Object.entries(options.headers ?? {})) headers.set(k, v);
       let res: Response;
       try {
-        res = await this.fetchFn(this.endpointUrl!, { method: 'POST', headers, body: JSON.stringify(message), signal: controller.signal });
+        res = await this.fetch(
+          this.endpointUrl!,
+          { method: 'POST', headers, body: JSON.stringify(message), signal: controller.signal },
+          `POST ${what}`,
+        );
       } catch (e) {
+        if (e instanceof ChannelError) throw e;
         if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
         if (signal?.aborted) throw abortError(what, signal);
         if (controller.signal.aborted) return undefined;
         throw fetchError(`POST ${what}`, this.endpointUrl!, e);
       }
-      if (res.status === 401 || res.status === 403) throw await statusError(`POST ${what}`, res);
+      if (res.status === 401 || res.status === 403) throw await statusError(`POST ${what}`, res, this.maxBytes);
       if (res.ok && mediaType(res) !== 'application/json') {
         discard(res);
         return { ok: true, status: res.status, text: '', headers: res.headers };
       }
-      const text = await readText(res);
+      const text = res.ok ? await readBounded(res, this.maxBytes, `the reply to ${what}`) : await readText(res, this.maxBytes);
       if (res.ok) for (const m of messagesIn(parseJson(text))) this.route(m, res.status);
       return { ok: res.ok, status: res.status, text, headers: res.headers };
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(controller);
     }
+  }
+
+  /** One fetch of this channel: redirects are followed only where that is safe (redirect.ts). */
+  private async fetch(url: URL, init: RequestInit, what: string): Promise<Response> {
+    init.redirect = 'manual';
+    const res = await this.fetchFn(url, init);
+    return isRedirect(res) ? followRedirects(this.fetchFn, url, init, res, what) : res;
   }
 
   private onEvent(event: SseEvent, status: number): void {

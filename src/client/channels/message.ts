@@ -35,7 +35,10 @@ export class MessageChannel implements ClientChannel {
       onMessage: (value) => {
         for (const v of Array.isArray(value) ? value : [value]) this.receive(v);
       },
-      onParseError: () => {},
+      // A line that is not JSON is dropped; one over the line bound is worth saying (the request it answered now waits for its timeout).
+      onParseError: (e) => {
+        if (!(e instanceof SyntaxError)) this.handlers?.onWarning?.(`dropped a message from the server: ${e.message} (maxMessageBytes)`);
+      },
       onClose: () => this.serverGone(),
       onError: () => {},
     });

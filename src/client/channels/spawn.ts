@@ -43,7 +43,11 @@ function commandLine(options: SpawnOptions): string {
   return [options.command, ...(options.args ?? [])].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
 
-export function spawnChannel(options: SpawnOptions): { channel: MessageChannel; child: ChildProcess } {
+/** `maxMessageBytes`: the longest line taken from the child (default: StdioTransport's, 16 MiB). */
+export function spawnChannel(
+  options: SpawnOptions,
+  limits: { maxMessageBytes?: number } = {},
+): { channel: MessageChannel; child: ChildProcess } {
   const child = spawn(options.command, options.args ?? [], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
@@ -67,7 +71,7 @@ export function spawnChannel(options: SpawnOptions): { channel: MessageChannel; 
   });
   const stderrClosed = new Promise<void>((resolve) => child.stderr!.once('close', () => resolve()));
 
-  const transport = new StdioTransport({ input: child.stdout!, output: child.stdin! });
+  const transport = new StdioTransport({ input: child.stdout!, output: child.stdin!, maxLineBytes: limits.maxMessageBytes });
   child.on('exit', () => void transport.close());
 
   /** Why the server went away: waits (briefly) for the exit status and the last of stderr. */

@@ -17,12 +17,14 @@ import { handshake } from './handshake.js';
 import { LegacyListens } from './listen.js';
 
 export class LegacyConnection implements EraConnection {
-  private readonly listens = new LegacyListens((method, params) => this.request(method, params));
+  private readonly listens: LegacyListens;
   /** Bumped when an expired session is replaced. */
   private sessionGeneration = 0;
   private renewing: Promise<void> | undefined;
 
-  constructor(private readonly context: ConnectionContext) {}
+  constructor(private readonly context: ConnectionContext) {
+    this.listens = new LegacyListens((method, params) => this.request(method, params), context.options);
+  }
 
   /** Right after the handshake: the log level the options ask for. */
   async start(): Promise<void> {

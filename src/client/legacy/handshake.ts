@@ -93,7 +93,9 @@ export async function handshake(party: HandshakeParty, version: LegacyVersion, e
     }
     const { LegacySseChannel } = await import('../channels/legacy-sse.js');
     try {
-      await wire.swap(new LegacySseChannel(url, { headers: options.headers, fetch: options.fetch }));
+      await wire.swap(
+        new LegacySseChannel(url, { headers: options.headers, fetch: options.fetch, maxMessageBytes: options.maxMessageBytes }),
+      );
     } catch (sse) {
       throw nothingThere(url, evidence, e, sse) ?? sse;
     }

@@ -6,7 +6,7 @@
  */
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
-import { ListenStream } from '../listen-stream.js';
+import { ListenStream, type QueueBound } from '../listen-stream.js';
 
 const LIST_METHODS: Record<string, keyof SubscriptionFilter> = {
   'notifications/tools/list_changed': 'toolsListChanged',
@@ -27,7 +27,10 @@ export type SessionRequest = (method: string, params: Record<string, unknown>) =
 export class LegacyListens {
   private readonly filters = new Map<ListenStream, SubscriptionFilter>();
 
-  constructor(private readonly request: SessionRequest) {}
+  constructor(
+    private readonly request: SessionRequest,
+    private readonly bound: QueueBound = {},
+  ) {}
 
   /** Passes a matching notification to each stream that asked for it; it goes on to everyone else too (false). */
   toStream(n: JsonRpcNotification): boolean {
@@ -36,7 +39,7 @@ export class LegacyListens {
   }
 
   open(filter: SubscriptionFilter, signal: AbortSignal | undefined): ListenStream {
-    const stream = new ListenStream(signal);
+    const stream = new ListenStream(signal, this.bound);
     stream.onEnd(() => this.filters.delete(stream));
     if (!stream.done) void this.subscribe(stream, filter);
     return stream;

@@ -24,7 +24,7 @@ export class ModernConnection implements EraConnection {
 
   constructor(private readonly context: ConnectionContext) {
     this.exchange = new ModernExchange(context, () => this.listTools({}));
-    this.listens = new ModernListens(this.exchange, () => context.wire.newId());
+    this.listens = new ModernListens(this.exchange, () => context.wire.newId(), context.options);
   }
 
   /** A request past the cache (the probe): see `ModernExchange.send`. */

@@ -3,7 +3,7 @@
  * each tool's x-mcp-header parameters from the last tools/list; the one retry each the spec
  * allows (-32020 after listing the tools again, -32022 with a mutual version); and the
  * input_required loop (mrtr.mdx), answered with the client's handlers, bounded by
- * `maxInputRounds`.
+ * `maxInputRounds` rounds of at most `maxInputRequests` asks each.
  */
 import { ErrorCode, JanusError } from '../../protocol/errors.js';
 import { META } from '../../protocol/meta.js';
@@ -12,6 +12,7 @@ import { LATEST_VERSION, isModernVersion, type ProtocolVersion } from '../../pro
 import type { HeaderParam } from '../../protocol/x-mcp-header.js';
 import { clientCapabilities } from '../capabilities.js';
 import type { ConnectionContext } from '../connection.js';
+import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_INPUT_ROUNDS } from '../limits.js';
 import type { CallOptions } from '../peer.js';
 import { answerServer } from '../server-requests.js';
 import { errorOf, supportedVersionsOf } from '../wire-errors.js';
@@ -19,7 +20,6 @@ import { envelope, modernHeaders, type RequestParams } from './envelope.js';
 
 /** The requests whose result may be input_required (mrtr.mdx). */
 const ASKING = new Set(['tools/call', 'prompts/get', 'resources/read']);
-const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
 /** Every modern result names the server in `_meta` (basic/index.mdx §_meta). */
 export interface ServerInfoMeta {
@@ -86,12 +86,13 @@ export class ModernExchange {
         throw new JanusError('PROTOCOL', `${method}: unrecognized resultType ${JSON.stringify(type)}`);
       }
       if (round + 1 >= maxRounds) throw new JanusError('PROTOCOL', `${method}: still input_required after ${maxRounds} rounds`);
-      current = await this.nextRound(params, result, options.signal);
+      current = await this.nextRound(method, params, result, options.signal);
     }
   }
 
   /** mrtr.mdx §Client Requirements: the original params, this round's answers only, the state echoed byte for byte. */
   private async nextRound(
+    method: string,
     params: RequestParams,
     result: Partial<InputRequiredResult>,
     signal: AbortSignal | undefined,
@@ -99,6 +100,14 @@ export class ModernExchange {
     const next: RequestParams = { ...params };
     const requests = result.inputRequests ?? {};
     const keys = Object.keys(requests);
+    // Every ask of a round is answered at once: a bound on them bounds the handlers a server can start.
+    const max = this.context.options.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS;
+    if (keys.length > max) {
+      throw new JanusError(
+        'PROTOCOL',
+        `${method}: the server asked for ${keys.length} inputs in one input_required round; this client answers at most ${max} (maxInputRequests in the connect options). No handler was called.`,
+      );
+    }
     if (keys.length) {
       const { server, options, closed } = this.context;
       const ctx = server.handlerContext(signal ?? closed);

@@ -8,7 +8,7 @@ import { JanusError } from '../../protocol/errors.js';
 import type { JsonRpcNotification, RequestId } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
 import type { Meta, SubscriptionFilter } from '../../protocol/types.js';
-import { ListenStream } from '../listen-stream.js';
+import { ListenStream, type QueueBound } from '../listen-stream.js';
 import type { ModernExchange } from './exchange.js';
 
 export class ModernListens {
@@ -18,6 +18,7 @@ export class ModernListens {
   constructor(
     private readonly exchange: ModernExchange,
     private readonly newId: () => number,
+    private readonly bound: QueueBound = {},
   ) {}
 
   /** Takes a notification of an open subscription (its acknowledgement is dropped); false if it is not one. */
@@ -32,7 +33,7 @@ export class ModernListens {
   }
 
   open(filter: SubscriptionFilter, signal: AbortSignal | undefined): ListenStream {
-    const stream = new ListenStream(signal);
+    const stream = new ListenStream(signal, this.bound);
     stream.onEnd(() => {
       for (const [id, other] of this.byId) if (other === stream) this.byId.delete(id);
     });
