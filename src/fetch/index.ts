@@ -5,7 +5,7 @@
  * `node:` module; on Node, `janus-mcp/http` adds `createNodeHandler` and `serveHttp`.
  */
 export { createFetchHandler } from '../transports/http/fetch.js';
-export type { FetchHandler } from '../transports/http/fetch.js';
+export type { FetchHandler, FetchHandlerOptions } from '../transports/http/fetch.js';
 export type { HttpHandlerOptions } from '../transports/http/options.js';
 export { InMemoryEventStore } from '../transports/http/event-store.js';
 export type { EventStore, InMemoryEventStoreOptions } from '../transports/http/event-store.js';

@@ -515,3 +515,14 @@ const MODERN_ONLY = new Set(
 export function isModernOnlyMethod(method: string): boolean {
   return MODERN_ONLY.has(method);
 }
+
+/**
+ * Requests answered by a long-lived event stream rather than one result: `subscriptions/listen`
+ * (2026-07-28 streamable-http.mdx §Receiving Messages, basic/patterns/subscriptions.mdx). A
+ * client that accepts no event stream can never be answered.
+ */
+const STREAM_ANSWERED: ReadonlySet<string> = new Set(['subscriptions/listen']);
+
+export function answersWithStream(method: string): boolean {
+  return STREAM_ANSWERED.has(method);
+}

@@ -14,6 +14,14 @@ export interface StdioTransportOptions {
   output?: Writable;
   /** Longest accepted line (default 16 MiB). */
   maxLineBytes?: number;
+  /**
+   * How long a response waits after a progress notification written just before it, so that
+   * the client reads the two in separate chunks (default 10 ms; 0 turns the wait off). The
+   * official TypeScript SDK (v1 and v2) handles the responses of a chunk at once and its
+   * notifications a microtask later: a response read together with its request's last
+   * progress ends the request first, and that progress is then dropped as unknown.
+   */
+  progressGapMs?: number;
 }
 
 export class StdioTransport implements Transport {
@@ -27,6 +35,12 @@ export class StdioTransport implements Transport {
   private flushQueued = false;
   /** Whether the last input chunk held several messages. */
   private burst = false;
+  private readonly progressGapMs: number;
+  /** performance.now() of the last progress notification written or queued; 0 before any. */
+  private lastProgressAt = 0;
+  /** Responses held behind a progress notification, in release order (see progressGapMs). */
+  private readonly held: Array<{ at: number; text: string }> = [];
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
   private drained: Promise<void> | undefined;
   // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type.
   private readonly listeners: Array<[Readable | Writable, string, (...args: any[]) => void]> = [];
@@ -35,6 +49,7 @@ export class StdioTransport implements Transport {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
     this.maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
+    this.progressGapMs = options.progressGapMs ?? 10;
   }
 
   async start(handlers: TransportHandlers): Promise<void> {
@@ -84,6 +99,14 @@ export class StdioTransport implements Transport {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'stdio transport is closed');
     if (this.drained) await this.drained;
     const line = `${JSON.stringify(message)}\n`;
+    if (this.lastProgressAt !== 0 && this.holdBehindProgress(message, line)) return;
+    if (this.progressGapMs > 0 && carriesProgress(message)) {
+      // Written now, not coalesced: the gap is measured from the moment it left.
+      this.flush();
+      this.write(line);
+      this.lastProgressAt = performance.now();
+      return;
+    }
     if (!this.burst && !this.flushQueued) {
       this.write(line);
       return;
@@ -103,6 +126,33 @@ export class StdioTransport implements Transport {
     if (!chunk) return;
     this.pending = '';
     this.write(chunk);
+  };
+
+  /** Holds a response that follows a progress notification by less than progressGapMs. */
+  private holdBehindProgress(message: JsonRpcMessage | JsonRpcMessage[], line: string): boolean {
+    if (Array.isArray(message) || 'method' in message) return false;
+    const at = this.lastProgressAt + this.progressGapMs;
+    const now = performance.now();
+    if (at <= now) {
+      this.lastProgressAt = 0; // the gap has passed: later responses skip this check
+      return false;
+    }
+    const last = this.held.at(-1);
+    if (last !== undefined && last.at === at) last.text += line;
+    else this.held.push({ at, text: line });
+    this.holdTimer ??= setTimeout(this.release, at - now);
+    return true;
+  }
+
+  /** Writes the held responses whose gap has passed (Node timers may fire up to 1 ms early). */
+  private readonly release = (): void => {
+    this.holdTimer = undefined;
+    const now = performance.now() + 1;
+    let text = '';
+    while (this.held.length > 0 && this.held[0]!.at <= now) text += this.held.shift()!.text;
+    if (text) this.write(text);
+    const next = this.held[0];
+    if (next !== undefined) this.holdTimer = setTimeout(this.release, Math.max(1, next.at - now));
   };
 
   private write(chunk: string): void {
@@ -130,10 +180,21 @@ export class StdioTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.flush();
+    clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
+    const held = this.held.splice(0).map((h) => h.text);
+    if (held.length > 0) this.write(held.join(''));
     this.closed = true;
     for (const [target, event, fn] of this.listeners) target.off(event, fn);
     this.listeners.length = 0;
     this.input.pause();
     this.signalClose();
   }
+}
+
+/** A notification that reports progress on a request (basic/utilities/progress.mdx: `params.progressToken`). */
+function carriesProgress(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
+  if (Array.isArray(message) || !('method' in message) || 'id' in message) return false;
+  const params = message.params;
+  return typeof params === 'object' && params !== null && 'progressToken' in params;
 }

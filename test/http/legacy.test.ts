@@ -166,10 +166,19 @@ describe('lazy responses and priming (§Sending Messages to the Server)', () => 
     assert.deepEqual(s.messages().at(-1), { jsonrpc: '2.0', id: 9, result: { answer: { roots: [] } } });
   });
 
-  it('a request that gets no response (e.g. cancelled) ends with 202', async () => {
+  it('a request that gets no response (e.g. cancelled) gets an event stream that ends without one, never 202 (§Sending Messages items 4-5)', async () => {
     const sid = await initialize(srv.url);
-    const r = await post(srv.url, req('silent'), sessionHeaders(sid));
-    assert.equal(r.status, 202);
+    const s = await open(srv.url, { body: req('silent'), headers: sessionHeaders(sid) });
+    assert.equal(s.res.statusCode, 200);
+    assert.equal(s.res.headers['content-type'], 'text/event-stream');
+    const events = await s.waitEnd();
+    assert.deepEqual(s.messages(), [], 'no response for a cancelled request (cancellation.mdx)');
+    assert.equal(events.length, 1, 'only the priming event of 2025-11-25');
+    // A client that accepts only JSON gets an error it ignores as the answer to a cancelled request.
+    const json = await post(srv.url, req('silent', {}, 7), { ...sessionHeaders(sid), accept: 'application/json' });
+    assert.equal(json.status, 200);
+    assert.equal(json.json.id, 7);
+    assert.equal(json.json.error.code, -32600);
   });
 });
 

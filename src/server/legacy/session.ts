@@ -4,13 +4,16 @@
  * pending requests to the client. Kept lean: many may be open at once.
  */
 import { JanusError } from '../../protocol/errors.js';
-import type { JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
+import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
 import { requestMessage, unwrap } from '../../jsonrpc/envelope.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 import type { LegacyVersion } from '../../protocol/versions.js';
 import type { Inbound, LegacySession, SessionHost } from '../transport-seam.js';
 import type { Abortable } from '../cancel.js';
+import type { ListKind } from '../registry.js';
+
+const NOTHING: readonly JsonRpcNotification[] = Object.freeze([]);
 
 /** In-flight requests; tells a waiter when the last one settles (graceful stdio shutdown). */
 export class InflightMap extends Map<RequestId, Abortable> {
@@ -44,10 +47,17 @@ export class Session implements LegacySession {
   /** The server's own requests to the client; made on the first one (most sessions never ask). */
   private outbound: PendingRequests<JsonRpcResponse> | undefined;
   private closeHooks: Array<(s: Session) => void> = [];
+  /**
+   * Seed 004's marker: lists changed since the client last fetched them, each with whether the
+   * change reached the client live. Cleared only by fetching the list, not by announcing it.
+   */
+  private changedLists: Map<ListKind, boolean> | undefined;
 
   constructor(
     readonly host: SessionHost,
     onClose?: (s: Session) => void,
+    /** Server-to-client requests that may wait for an answer at once (limits.maxPendingClientRequests). */
+    private readonly maxPending = Number.POSITIVE_INFINITY,
   ) {
     this.id = crypto.randomUUID();
     if (onClose) this.closeHooks.push(onClose);
@@ -69,6 +79,9 @@ export class Session implements LegacySession {
   ): Promise<Record<string, unknown>> {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'session closed');
     this.outbound ??= new PendingRequests(0);
+    if (this.outbound.size >= this.maxPending) {
+      throw new JanusError('PROTOCOL', `${method} not sent: ${this.maxPending} requests to the client are already waiting for an answer`);
+    }
     const id = this.outbound.nextId();
     // No onCancel yet: giving up (abort, timeout) sends the client nothing, where
     // lifecycle.mdx §Timeouts says the sender SHOULD send notifications/cancelled.
@@ -86,6 +99,24 @@ export class Session implements LegacySession {
       },
     );
     return unwrap(await call.promise);
+  }
+
+  /** A list changed; `live` says whether its list_changed notification reached the client now. */
+  listChanged(kind: ListKind, live: boolean): void {
+    (this.changedLists ??= new Map()).set(kind, live || this.changedLists.get(kind) === true);
+  }
+
+  /** The client fetched the current list: nothing to announce for it any more. */
+  listFetched(kind: ListKind): void {
+    this.changedLists?.delete(kind);
+  }
+
+  pendingAnnouncements(): readonly JsonRpcNotification[] {
+    const changed = this.changedLists;
+    if (changed === undefined || changed.size === 0) return NOTHING;
+    const out: JsonRpcNotification[] = [];
+    for (const [kind, live] of changed) if (!live) out.push({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` });
+    return out;
   }
 
   /** Routes the client's answer to one of our requests; false if none was waiting. */

@@ -19,7 +19,8 @@ export interface ErrorReporter {
 
 interface Recent {
   readonly id: string;
-  readonly message: JsonRpcMessage | undefined;
+  /** The message's JSON text; undefined for a priming event. */
+  readonly json: string | undefined;
 }
 
 export class SseChannel implements DisconnectListener {
@@ -63,7 +64,7 @@ export class SseChannel implements DisconnectListener {
     const from = this.#recent.findIndex((e) => e.id === lastEventId) + 1;
     for (let i = from; i < this.#recent.length; i++) {
       const e = this.#recent[i]!;
-      if (e.message !== undefined && !replayed.has(e.id)) ex.write(messageEvent(JSON.stringify(e.message), e.id));
+      if (e.json !== undefined && !replayed.has(e.id)) ex.write(messageEvent(e.json, e.id));
     }
     this.#replayed = replayed.size > 0 ? replayed : undefined;
     this.#bind(ex);
@@ -71,16 +72,17 @@ export class SseChannel implements DisconnectListener {
 
   /** Writes the priming event (legacy ≥ 2025-11-25 only; see sse.ts). */
   prime(retryMs: number): void {
-    this.#append(undefined, retryMs);
+    this.#append(undefined, undefined, retryMs);
   }
 
   send(message: JsonRpcMessage): void {
     if (this.#finished) return;
+    const json = JSON.stringify(message);
     if (this.#store === undefined) {
-      this.#conn?.write(messageEvent(JSON.stringify(message)));
+      this.#conn?.write(messageEvent(json));
       return;
     }
-    this.#append(message, 0);
+    this.#append(message, json, 0);
   }
 
   /** Server-side close of the connection only (SSE polling): the stream itself goes on. */
@@ -117,33 +119,33 @@ export class SseChannel implements DisconnectListener {
     if (end) c.end();
   }
 
-  #append(message: JsonRpcMessage | undefined, retryMs: number): void {
+  #append(message: JsonRpcMessage | undefined, json: string | undefined, retryMs: number): void {
     const store = this.#store!;
     const streamId = this.streamId!;
     if (this.#pending === 0) {
       let r: string | Promise<string>;
       try {
-        r = store.append(streamId, message);
+        r = store.append(streamId, message, json);
       } catch (e) {
         this.#reporter.reportError(e);
         return;
       }
       if (typeof r === 'string') {
-        this.#emit(r, message, retryMs);
+        this.#emit(r, json, retryMs);
         return;
       }
-      this.#queue(() => r.then((id) => this.#emit(id, message, retryMs)));
+      this.#queue(() => r.then((id) => this.#emit(id, json, retryMs)));
       return;
     }
-    this.#queue(async () => this.#emit(await store.append(streamId, message), message, retryMs));
+    this.#queue(async () => this.#emit(await store.append(streamId, message, json), json, retryMs));
   }
 
-  #emit(id: string, message: JsonRpcMessage | undefined, retryMs: number): void {
-    this.#recent.push({ id, message });
+  #emit(id: string, json: string | undefined, retryMs: number): void {
+    this.#recent.push({ id, json });
     if (this.#recent.length > RECENT_MAX) this.#recent.shift();
     const c = this.#conn;
     if (c === undefined || this.#replayed?.has(id)) return;
-    c.write(message === undefined ? primingEvent(id, retryMs) : messageEvent(JSON.stringify(message), id));
+    c.write(json === undefined ? primingEvent(id, retryMs) : messageEvent(json, id));
   }
 
   #after(fn: () => void): void {

@@ -16,6 +16,8 @@ export type BodyResult =
   /** Already decoded upstream (e.g. a body-parser middleware ran before us). */
   | { readonly kind: 'parsed'; readonly value: unknown }
   | { readonly kind: 'too-large' }
+  /** `expireBody()` was called: the body did not arrive in time. */
+  | { readonly kind: 'timeout' }
   | { readonly kind: 'aborted' };
 
 export interface HttpExchange {
@@ -37,6 +39,13 @@ export interface HttpExchange {
    * is the handler's job; after `too-large` the adapter makes sure the connection will close.
    */
   readBody(limit: number): Promise<BodyResult>;
+  /**
+   * Ends a `readBody` still running with `timeout` (the body deadline passed). Answering 408 is
+   * the handler's job; the adapter makes sure the connection will close.
+   */
+  expireBody(): void;
+  /** The client's address as the adapter knows it (Node: the socket's peer, or `clientAddress`), for per-client limits. */
+  readonly clientAddress: string | undefined;
   /** The local port when the socket is bound to a loopback address (DNS-rebinding defaults). */
   readonly loopbackPort: number | undefined;
   /** Set by the handler: who to tell when the client disconnects. */

@@ -9,6 +9,7 @@ import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
 
 const TOO_LARGE: BodyResult = { kind: 'too-large' };
+const TIMEOUT: BodyResult = { kind: 'timeout' };
 const ABORTED: BodyResult = { kind: 'aborted' };
 const encoder = new TextEncoder();
 const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
@@ -22,10 +23,14 @@ class FetchExchange implements HttpExchange {
   readonly method: string;
   readonly pathname: string;
   readonly loopbackPort = undefined;
+  readonly clientAddress: string | undefined;
   readonly response: Promise<Response>;
   listener: DisconnectListener | undefined;
   readonly #request: Request;
   readonly #url: URL;
+  /** The body reader while `readBody` runs, so that `expireBody` can cancel it. */
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #expired = false;
   #resolve!: (r: Response) => void;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #state: 'new' | 'streaming' | 'done' = 'new';
@@ -35,8 +40,9 @@ class FetchExchange implements HttpExchange {
     return this.pathname;
   }
 
-  constructor(request: Request, url: URL) {
+  constructor(request: Request, url: URL, clientAddress: string | undefined) {
     this.method = request.method.toUpperCase();
+    this.clientAddress = clientAddress;
     this.pathname = url.pathname;
     this.#request = request;
     this.#url = url;
@@ -50,8 +56,11 @@ class FetchExchange implements HttpExchange {
     return this.#url.searchParams.get(name);
   }
 
+  /** A `Request` built by hand may lack Host; the runtime's URL then says which host was asked for. */
   header(name: string): string | undefined {
-    return this.#request.headers.get(name) ?? undefined;
+    const v = this.#request.headers.get(name);
+    if (v !== null) return v;
+    return name === 'host' ? this.#url.host : undefined;
   }
 
   get open(): boolean {
@@ -63,11 +72,13 @@ class FetchExchange implements HttpExchange {
     const body = this.#request.body;
     if (body === null) return { kind: 'ok', text: '' };
     const reader = body.getReader();
+    this.#reader = reader;
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
       for (;;) {
         const { done, value } = await reader.read();
+        if (this.#expired) return TIMEOUT;
         if (done) break;
         size += value.byteLength;
         if (size > limit) {
@@ -77,7 +88,9 @@ class FetchExchange implements HttpExchange {
         chunks.push(value);
       }
     } catch {
-      return ABORTED;
+      return this.#expired ? TIMEOUT : ABORTED;
+    } finally {
+      this.#reader = undefined;
     }
     const all = new Uint8Array(size);
     let at = 0;
@@ -86,6 +99,13 @@ class FetchExchange implements HttpExchange {
       at += c.byteLength;
     }
     return { kind: 'ok', text: new TextDecoder().decode(all) };
+  }
+
+  expireBody(): void {
+    const reader = this.#reader;
+    if (reader === undefined) return;
+    this.#expired = true;
+    void reader.cancel().catch(() => undefined);
   }
 
   respond(status: number, headers: HeaderMap, body?: string): void {
@@ -148,24 +168,34 @@ class FetchExchange implements HttpExchange {
   }
 }
 
+export interface FetchHandlerOptions extends HttpHandlerOptions {
+  /**
+   * The client address of a request, for `maxSessionsPerClient`; a fetch handler sees no
+   * socket, so without it no client is counted. E.g. Cloudflare Workers:
+   * `(request) => request.headers.get('cf-connecting-ip') ?? undefined`.
+   */
+  clientAddress?: (request: Request) => string | undefined;
+}
+
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
   /** Ends all sessions and open streams of this handler. */
   close(): Promise<void>;
 };
 
 /**
- * A web-standard handler for the MCP endpoint. No socket is visible here, so DNS-rebinding
- * protection is on only when asked for (`dnsRebindingProtection`, `allowedHosts`,
- * `allowedOrigins`); with `dnsRebindingProtection: true` alone, Host must be a loopback name.
+ * A web-standard handler for the MCP endpoint. DNS-rebinding protection is on as everywhere:
+ * Host (or, when the `Request` has none, its URL's host) must be a loopback name until
+ * `allowedHosts` names the hosts this handler is deployed under.
  */
-export function createFetchHandler(server: Server | ServerCore, options?: HttpHandlerOptions): FetchHandler {
+export function createFetchHandler(server: Server | ServerCore, options?: FetchHandlerOptions): FetchHandler {
   const handler = new HttpHandler(resolveCore(server), resolveOptions(options));
+  const clientAddress = options?.clientAddress;
   const fn = (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (!handler.matches(url.pathname)) {
       return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: { 'content-type': 'application/json' } }));
     }
-    const ex = new FetchExchange(request, url);
+    const ex = new FetchExchange(request, url, clientAddress?.(request));
     void handler.handle(ex).then(() => ex.settle());
     return ex.response;
   };

@@ -34,38 +34,35 @@ function loopbackHostAllowed(host: string, port: number | undefined): boolean {
 }
 
 /**
- * DNS-rebinding protection (2025-11-25 and 2026-07-28 transports §Security: servers MUST
- * validate Origin, and answer 403 when it is present and invalid). On by default when the
- * socket is bound to loopback: Host must then name localhost/127.0.0.1/[::1] with the
- * server's port, and a present Origin must be a loopback origin (any port: a page served from
- * this machine). `allowedHosts` / `allowedOrigins` replace the defaults.
+ * DNS-rebinding protection (2025-11-25 transports §Security Warning, 2026-07-28
+ * streamable-http.mdx §Security & Endpoint: servers MUST validate Origin, 403 when it is
+ * present and invalid). On at every entry point and every bind unless
+ * `dnsRebindingProtection: false`: Host must name one of `allowedHosts`, or without that list a
+ * loopback name (with the server's port when the socket is bound to loopback); a present Origin
+ * must be one of `allowedOrigins`, or without that list an http(s) origin on an allowed host.
  */
 export function guardHostAndOrigin(ex: HttpExchange, o: ResolvedOptions): boolean {
   if (o.dnsRebindingProtection === false) return false;
-  const loopback = ex.loopbackPort !== undefined || (o.dnsRebindingProtection === true && o.allowedHosts === undefined);
-  const enabled = o.dnsRebindingProtection === true || loopback || o.allowedHosts !== undefined || o.allowedOrigins !== undefined;
-  if (!enabled) return false;
-
   const host = ex.header('host');
-  if (o.allowedHosts !== undefined || loopback) {
-    const ok =
-      host !== undefined && (o.allowedHosts !== undefined ? hostAllowed(host, o.allowedHosts) : loopbackHostAllowed(host, ex.loopbackPort));
-    if (!ok) {
-      replyError(ex, 403, `Forbidden: Host header ${host === undefined ? 'missing' : `'${host}' not allowed`}`);
-      return true;
-    }
+  const hostOk =
+    host !== undefined && (o.allowedHosts !== undefined ? hostAllowed(host, o.allowedHosts) : loopbackHostAllowed(host, ex.loopbackPort));
+  if (!hostOk) {
+    const which = host === undefined ? 'missing' : `'${host}' not allowed`;
+    const fix =
+      o.allowedHosts === undefined ? ': only localhost, 127.0.0.1 and [::1] are allowed until allowedHosts names this server' : '';
+    replyError(ex, 403, `Forbidden: Host header ${which}${fix}`);
+    return true;
   }
-
   const origin = ex.header('origin');
   if (origin === undefined) return false;
-  if (!originAllowed(origin, o, loopback)) {
+  if (!originAllowed(origin, o)) {
     replyError(ex, 403, `Forbidden: Origin '${origin}' not allowed`);
     return true;
   }
   return false;
 }
 
-function originAllowed(origin: string, o: ResolvedOptions, loopback: boolean): boolean {
+function originAllowed(origin: string, o: ResolvedOptions): boolean {
   const value = origin.trim().toLowerCase().replace(/\/$/, '');
   if (o.allowedOrigins !== undefined) return o.allowedOrigins.has(value);
   let url: URL;
@@ -75,8 +72,7 @@ function originAllowed(origin: string, o: ResolvedOptions, loopback: boolean): b
     return false;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  if (o.allowedHosts !== undefined) return hostAllowed(url.host, o.allowedHosts);
-  return loopback ? LOOPBACK_NAMES.has(url.hostname) : true;
+  return o.allowedHosts !== undefined ? hostAllowed(url.host, o.allowedHosts) : LOOPBACK_NAMES.has(url.hostname);
 }
 
 /** What the Accept header allows. Missing Accept and `*\/*` allow both. */

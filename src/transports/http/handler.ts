@@ -10,13 +10,16 @@ import { classifyPayload, legacyVersionHeaderProblem, versionHeaderClaimsModern 
 import { ErrorCode } from '../../protocol/errors.js';
 import { classify, type Classified, type RequestId } from '../../protocol/jsonrpc.js';
 import { checkRequestHeaders } from '../../protocol/request-headers.js';
+import { answersWithStream, revision } from '../../protocol/revisions.js';
+import { isLegacyVersion } from '../../protocol/versions.js';
 import type { ServerCore } from '../../server/index.js';
+import { BodyDeadlines } from './body-deadline.js';
 import type { HttpExchange } from './exchange.js';
 import { guardContentType, guardHostAndOrigin, namesEventStream, parseAccept, type Accepts } from './guards.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResolvedOptions } from './options.js';
 import { EXPECT_BATCH, EXPECT_NONE, PostResponder, primes, type Expect, type ResponderHost } from './responder.js';
-import { mintSessionId, SessionRegistry, StreamableSession } from './sessions.js';
+import { clientKey, mintSessionId, SessionRegistry, StreamableSession } from './sessions.js';
 import { OpenStreams, SSE_HEADERS, messageEvent } from './sse.js';
 import { replyEmpty, replyError } from './status.js';
 
@@ -42,6 +45,12 @@ function badLegacyVersion(ex: HttpExchange, id: RequestId | null): boolean {
   return true;
 }
 
+/** The version header names a (supported) revision whose HTTP transport is Streamable HTTP only. */
+function namesStreamableRevision(ex: HttpExchange): boolean {
+  const v = ex.header('mcp-protocol-version')?.trim();
+  return isLegacyVersion(v) && !revision(v).transport.httpSse;
+}
+
 /** What the responder waits for, from the payload's classification (undefined for a batch). */
 function expectFor(classified: Classified | undefined): { expect: Expect; id: RequestId | null } {
   if (classified === undefined) return { expect: EXPECT_BATCH, id: null };
@@ -56,12 +65,20 @@ export class HttpHandler implements ResponderHost {
   readonly streams: OpenStreams;
   readonly sessions: SessionRegistry;
   readonly #legacySse: LegacySseEndpoint | undefined;
+  readonly #deadlines: BodyDeadlines;
 
   constructor(core: ServerCore, options: ResolvedOptions) {
     this.core = core;
     this.options = options;
+    this.#deadlines = new BodyDeadlines(options.bodyTimeoutMs);
+    if (options.dnsRebindingProtection === false) {
+      options.onWarning(
+        'dnsRebindingProtection is off: any web page a browser on this network opens can reach this MCP endpoint ' +
+          '(DNS rebinding). Name your hosts in allowedHosts instead (transports §Security Warning).',
+      );
+    }
     this.streams = new OpenStreams(options.keepAliveMs);
-    this.sessions = new SessionRegistry(options.sessionIdleMs, options.maxSessions);
+    this.sessions = new SessionRegistry(options.sessionIdleMs, options.maxSessions, options.maxSessionsPerClient);
     this.#legacySse = options.legacySse ? new LegacySseEndpoint(core, this.sessions, this.streams) : undefined;
   }
 
@@ -102,6 +119,7 @@ export class HttpHandler implements ResponderHost {
     // ...then everything else: sessions end, in-flight modern requests are cancelled.
     this.sessions.closeAll();
     this.streams.endAll();
+    this.#deadlines.close();
   }
 
   async #post(ex: HttpExchange): Promise<void> {
@@ -133,12 +151,17 @@ export class HttpHandler implements ResponderHost {
   }
 
   async #readJson(ex: HttpExchange): Promise<unknown> {
+    this.#deadlines.start(ex);
     const body = await ex.readBody(this.options.maxBodyBytes);
+    this.#deadlines.done(ex);
     switch (body.kind) {
       case 'parsed':
         return body.value;
       case 'too-large':
         replyError(ex, 413, `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`);
+        return NO_BODY;
+      case 'timeout':
+        replyError(ex, 408, `Request Timeout: the body did not arrive within ${this.options.bodyTimeoutMs} ms (bodyTimeoutMs)`);
         return NO_BODY;
       case 'aborted':
         return NO_BODY;
@@ -162,6 +185,19 @@ export class HttpHandler implements ResponderHost {
         replyError(ex, 400, problem, ErrorCode.HeaderMismatch, classified.message.id);
         return;
       }
+      // Its answer is a stream that never ends in one JSON object: a client that takes no stream
+      // would wait forever (§Sending Messages item 2: clients MUST accept both).
+      if (!accepts.sse && answersWithStream(classified.message.method)) {
+        const method = classified.message.method;
+        replyError(
+          ex,
+          406,
+          `Not Acceptable: ${method} is answered with an event stream; Accept must allow text/event-stream`,
+          ErrorCode.InvalidRequest,
+          classified.message.id,
+        );
+        return;
+      }
     }
     await this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(classified).expect), payload);
   }
@@ -174,12 +210,15 @@ export class HttpHandler implements ResponderHost {
       replyError(ex, 400, 'Bad Request: a new session cannot be opened with the id of an existing one', ErrorCode.InvalidRequest, id);
       return;
     }
-    if (!this.sessions.hasRoom()) {
-      replyError(ex, 503, 'Service Unavailable: too many sessions', ErrorCode.InvalidRequest, id);
+    const client = clientKey(ex.clientAddress);
+    const refused = this.sessions.refusal(client);
+    if (refused !== undefined) {
+      replyError(ex, refused.status, refused.message, ErrorCode.InvalidRequest, id);
       return;
     }
-    const record = new StreamableSession(mintSessionId(), this.options.eventStore, this.streams, this);
+    const record = new StreamableSession(mintSessionId(), client, this.options.eventStore, this.streams, this);
     record.session = this.core.openSession(record);
+    this.sessions.add(record); // counted from now on; found by id once initialize succeeded (responder.ts)
     await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record, true), payload);
   }
 
@@ -241,7 +280,9 @@ export class HttpHandler implements ResponderHost {
         replyError(ex, 405, NOT_A_PAGE, ErrorCode.InvalidRequest, null, ALLOW_POST);
         return;
       }
-      if (this.#legacySse !== undefined) {
+      // A client that names a revision without HTTP+SSE (2025-06-18 on: only they send the
+      // header) wants its session's stream, not a 2024-11-05 one: 400 below, as for a POST.
+      if (this.#legacySse !== undefined && !namesStreamableRevision(ex)) {
         this.#legacySse.open(ex);
         return;
       }

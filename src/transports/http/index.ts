@@ -4,10 +4,12 @@
  * `serveHttp`) and for web-standard runtimes (`createFetchHandler`). No static `node:`
  * imports anywhere in this entry: `serveHttp` loads `node:http` when called.
  */
-export { createNodeHandler, serveHttp } from './node.js';
-export type { NodeHandler, ServeHttpOptions, HttpServerHandle } from './node.js';
+export { createNodeHandler } from './node.js';
+export type { NodeHandler, NodeHandlerOptions, ClientAddress } from './node.js';
+export { serveHttp } from './serve-http.js';
+export type { ServeHttpOptions, HttpServerHandle } from './serve-http.js';
 export { createFetchHandler } from './fetch.js';
-export type { FetchHandler } from './fetch.js';
+export type { FetchHandler, FetchHandlerOptions } from './fetch.js';
 export type { HttpHandlerOptions } from './options.js';
 export { InMemoryEventStore } from './event-store.js';
 export type { EventStore, InMemoryEventStoreOptions } from './event-store.js';

@@ -7,7 +7,7 @@
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { Inbound, LegacySession, ServerCore, SessionHost } from '../../server/index.js';
 import type { DisconnectListener, HttpExchange } from './exchange.js';
-import { mintSessionId, type SessionEntry, type SessionRegistry } from './sessions.js';
+import { clientKey, mintSessionId, type SessionEntry, type SessionRegistry } from './sessions.js';
 import { endpointEvent, messageEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
 import { replyError } from './status.js';
 
@@ -16,6 +16,7 @@ export class SseSession implements SessionEntry, SessionHost, Inbound, Disconnec
   readonly kind = 'sse';
   readonly transport = 'sse';
   readonly id: string;
+  readonly client: string | undefined;
   lastSeen = Date.now();
   session!: LegacySession;
   readonly #ex: HttpExchange;
@@ -24,8 +25,9 @@ export class SseSession implements SessionEntry, SessionHost, Inbound, Disconnec
   readonly #ac = new AbortController();
   #closed = false;
 
-  constructor(id: string, ex: HttpExchange, streams: OpenStreams, registry: SessionRegistry) {
+  constructor(id: string, client: string | undefined, ex: HttpExchange, streams: OpenStreams, registry: SessionRegistry) {
     this.id = id;
+    this.client = client;
     this.#ex = ex;
     this.#streams = streams;
     this.#registry = registry;
@@ -76,11 +78,13 @@ export class LegacySseEndpoint {
 
   /** GET: opens the stream and announces the POST endpoint. */
   open(ex: HttpExchange): void {
-    if (!this.#sessions.hasRoom()) {
-      replyError(ex, 503, 'Service Unavailable: too many sessions');
+    const client = clientKey(ex.clientAddress);
+    const refused = this.#sessions.refusal(client);
+    if (refused !== undefined) {
+      replyError(ex, refused.status, refused.message);
       return;
     }
-    const s = new SseSession(mintSessionId(), ex, this.#streams, this.#sessions);
+    const s = new SseSession(mintSessionId(), client, ex, this.#streams, this.#sessions);
     s.session = this.#core.openSession(s);
     this.#sessions.add(s);
     ex.listener = s;

@@ -16,6 +16,7 @@ const kExchange = Symbol('janus-mcp.exchange');
 type Tagged<T> = T & { [kExchange]?: NodeExchange };
 
 const TOO_LARGE: BodyResult = { kind: 'too-large' };
+const TIMEOUT: BodyResult = { kind: 'timeout' };
 const ABORTED: BodyResult = { kind: 'aborted' };
 const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
 
@@ -58,6 +59,7 @@ function onBodyClose(this: Tagged<IncomingMessage>): void {
 class NodeExchange implements HttpExchange {
   readonly method: string;
   readonly pathname: string;
+  readonly #clientAddress: ClientAddress | undefined;
   readonly #search: string;
   readonly #req: Tagged<IncomingMessage>;
   readonly #res: Tagged<ServerResponse>;
@@ -78,8 +80,9 @@ class NodeExchange implements HttpExchange {
     return q < 0 ? original : original.slice(0, q);
   }
 
-  constructor(req: IncomingMessage, res: ServerResponse, pathname: string, search: string) {
+  constructor(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, clientAddress: ClientAddress | undefined) {
     this.method = (req.method ?? 'GET').toUpperCase();
+    this.#clientAddress = clientAddress;
     this.pathname = pathname;
     this.#search = search;
     this.#req = req;
@@ -105,6 +108,13 @@ class NodeExchange implements HttpExchange {
 
   get loopbackPort(): number | undefined {
     return loopbackPortOf(this.#req);
+  }
+
+  /** `clientAddress(req)` when given; else the socket's peer, except loopback peers (this machine, or a local proxy speaking for everyone). */
+  get clientAddress(): string | undefined {
+    if (this.#clientAddress !== undefined) return this.#clientAddress(this.#req);
+    const a = this.#req.socket.remoteAddress;
+    return isLoopbackAddress(a) ? undefined : a;
   }
 
   get open(): boolean {
@@ -171,6 +181,13 @@ class NodeExchange implements HttpExchange {
     return TOO_LARGE;
   }
 
+  expireBody(): void {
+    if (this.#resolveBody === undefined) return;
+    this.#req.pause();
+    if (!this.#res.headersSent) this.#res.setHeader('connection', 'close');
+    this.#finishBody(TIMEOUT);
+  }
+
   respond(status: number, headers: HeaderMap, body?: string): void {
     if (!this.open) return;
     this.#ended = true;
@@ -205,6 +222,18 @@ class NodeExchange implements HttpExchange {
   }
 }
 
+/** The client address of a request, for `maxSessionsPerClient`; undefined leaves the request uncounted. */
+export type ClientAddress = (req: IncomingMessage) => string | undefined;
+
+export interface NodeHandlerOptions extends HttpHandlerOptions {
+  /**
+   * The client address of a request, for `maxSessionsPerClient`. Default: the socket's peer
+   * address, with loopback peers uncounted. Behind a reverse proxy, read the address the proxy
+   * forwards (and that you trust), e.g. `(req) => req.headers['x-real-ip']?.toString()`.
+   */
+  clientAddress?: ClientAddress;
+}
+
 export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
   /** Ends all sessions and open streams of this handler. */
   close(): Promise<void>;
@@ -214,8 +243,9 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: (e
  * A Node request listener / Connect-style middleware serving the MCP endpoint. Requests to
  * other paths go to `next()` when given, else 404.
  */
-export function createNodeHandler(server: Server | ServerCore, options?: HttpHandlerOptions): NodeHandler {
+export function createNodeHandler(server: Server | ServerCore, options?: NodeHandlerOptions): NodeHandler {
   const handler = new HttpHandler(resolveCore(server), resolveOptions(options));
+  const clientAddress = options?.clientAddress;
   const fn = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -225,55 +255,7 @@ export function createNodeHandler(server: Server | ServerCore, options?: HttpHan
       else res.writeHead(404, { 'content-type': 'application/json' }).end(NOT_FOUND_BODY);
       return;
     }
-    void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1)));
+    void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1), clientAddress));
   };
   return Object.assign(fn, { close: () => handler.close() });
-}
-
-export interface ServeHttpOptions extends HttpHandlerOptions {
-  /** Default 0: an ephemeral port (read it from the result). */
-  port?: number;
-  /** Default `127.0.0.1`: local servers SHOULD bind to loopback only (transports §Security). */
-  host?: string;
-}
-
-export interface HttpServerHandle {
-  readonly url: URL;
-  readonly port: number;
-  readonly httpServer: HttpServer;
-  /** Ends all sessions and streams, then stops listening. */
-  close(): Promise<void>;
-}
-
-/** A ready-to-use listener for the MCP endpoint (default http://127.0.0.1:<port>/mcp). */
-export async function serveHttp(server: Server | ServerCore, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-  const { port = 0, host = '127.0.0.1', ...rest } = options;
-  const path = rest.path ?? '/mcp';
-  const handler = createNodeHandler(server, { ...rest, path });
-  const http = await import('node:http');
-  const httpServer = http.createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(port, host, () => {
-      httpServer.off('error', reject);
-      resolve();
-    });
-  });
-  const address = httpServer.address();
-  const actual = typeof address === 'object' && address !== null ? address.port : port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
-  return {
-    url: new URL(`http://${urlHost}:${actual}${path === false ? '/' : path}`),
-    port: actual,
-    httpServer,
-    close: () =>
-      (closing ??= (async () => {
-        await handler.close();
-        await new Promise<void>((resolve) => {
-          httpServer.close(() => resolve());
-          httpServer.closeAllConnections();
-        });
-      })()),
-  };
 }

@@ -5,22 +5,38 @@ export interface HttpHandlerOptions {
   /** The MCP endpoint path. Default `/mcp`; `false` serves every path (when mounted by a router). */
   path?: string | false;
   /**
-   * DNS-rebinding protection (Host and Origin checks). Default: on when the server socket is
-   * bound to a loopback address (Node), or when `allowedHosts`/`allowedOrigins` are given.
+   * DNS-rebinding protection (Host and Origin checks). Default on, on every bind and runtime:
+   * Host must be localhost, 127.0.0.1 or [::1] unless `allowedHosts` names others; a present
+   * Origin must be on such a host unless `allowedOrigins` lists it. `false` turns the checks off
+   * and warns once through `onWarning`.
    */
   dnsRebindingProtection?: boolean;
-  /** `host` or `host:port` values accepted in the Host header (case-insensitive). */
+  /** `host` or `host:port` values accepted in the Host header (case-insensitive); replaces the loopback names. */
   allowedHosts?: string[];
   /** Exact origins (`scheme://host[:port]`) accepted in the Origin header. */
   allowedOrigins?: string[];
+  /** Where configuration warnings go (`dnsRebindingProtection: false`). Default: `console.warn` (stderr). */
+  onWarning?: (message: string) => void;
   /** Largest accepted request body. Default 4 MiB; larger bodies get 413. */
   maxBodyBytes?: number;
+  /**
+   * How long a POST body may take to arrive, from the moment the handler starts reading it.
+   * Default 30 000 ms; a slower body gets 408 and the connection is closed.
+   */
+  bodyTimeoutMs?: number;
   /** Where SSE events of legacy sessions are kept for `Last-Event-ID` resumption; `false` disables it. */
   eventStore?: EventStore | false;
   /** Legacy sessions idle this long (no request, no open stream) are closed. Default 30 min. */
   sessionIdleMs?: number;
-  /** Most concurrent legacy sessions (Streamable HTTP and HTTP+SSE together). Default 10 000. */
+  /** Most concurrent legacy sessions (Streamable HTTP and HTTP+SSE together). Default 10 000; one more gets 503. */
   maxSessions?: number;
+  /**
+   * Most concurrent legacy sessions per client address (an IPv6 address counts by its /64).
+   * Default 1000; one more gets 429. Clients without a known address are not counted: on Node,
+   * loopback peers (this machine, or a reverse proxy speaking for everyone: give it a
+   * `clientAddress`); on the fetch handler, every client unless `clientAddress` is given.
+   */
+  maxSessionsPerClient?: number;
   /**
    * The SSE `retry:` field sent with priming events (2025-11-25 §Sending Messages to the Server,
    * item 6): how long a client waits before polling again after the server closed a stream.
@@ -44,10 +60,13 @@ export interface ResolvedOptions {
   readonly dnsRebindingProtection: boolean | undefined;
   readonly allowedHosts: ReadonlySet<string> | undefined;
   readonly allowedOrigins: ReadonlySet<string> | undefined;
+  readonly onWarning: (message: string) => void;
   readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
   readonly retryMs: number;
   readonly legacySse: boolean;
   readonly sseAlways: boolean;
@@ -57,16 +76,21 @@ export interface ResolvedOptions {
 const lower = (list: string[] | undefined): ReadonlySet<string> | undefined =>
   list === undefined ? undefined : new Set(list.map((s) => s.toLowerCase()));
 
+const warn = (message: string): void => console.warn(`[janus-mcp] ${message}`);
+
 export function resolveOptions(o: HttpHandlerOptions = {}): ResolvedOptions {
   return {
     path: o.path ?? '/mcp',
     dnsRebindingProtection: o.dnsRebindingProtection,
     allowedHosts: lower(o.allowedHosts),
     allowedOrigins: lower(o.allowedOrigins),
+    onWarning: o.onWarning ?? warn,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
+    bodyTimeoutMs: o.bodyTimeoutMs ?? 30_000,
     eventStore: o.eventStore === false ? undefined : (o.eventStore ?? new InMemoryEventStore()),
     sessionIdleMs: o.sessionIdleMs ?? 30 * 60_000,
     maxSessions: o.maxSessions ?? 10_000,
+    maxSessionsPerClient: o.maxSessionsPerClient ?? 1000,
     retryMs: o.retryMs ?? 1000,
     legacySse: o.legacySse ?? true,
     sseAlways: o.sse === 'always',

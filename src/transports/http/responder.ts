@@ -7,7 +7,15 @@
  * server-to-client requests cannot reach it. Runtime-neutral.
  */
 import { revision } from '../../protocol/revisions.js';
-import { isErrorResponse, isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import {
+  errorResponse,
+  isErrorResponse,
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
 import type { Inbound, LegacySession } from '../../server/index.js';
 import { SseChannel } from './channel.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
@@ -115,7 +123,10 @@ export class PostResponder implements Inbound, DisconnectListener {
     if (this.#gone && this.#wire === 'modern') return; // cancelled: MUST NOT send further messages
     if (this.#state === 'done') return;
     const final = this.#isFinal(message);
-    if (final) this.#final = message;
+    if (final) {
+      this.#final = message;
+      if (this.#record !== undefined) this.#announce(this.#record.session);
+    }
     if (this.#state === 'sse') {
       this.#channel!.send(message);
       if (final) this.#finishStream();
@@ -136,6 +147,21 @@ export class PostResponder implements Inbound, DisconnectListener {
     this.#flushBatch();
     this.#channel!.send(message);
     if (final) this.#finishStream();
+  }
+
+  /**
+   * Seed 004: list changes this session missed (no GET stream was open) are announced again on
+   * its response streams, before the final response, until it fetches the list. A JSON answer
+   * becomes a stream for that when the client accepts one.
+   */
+  #announce(session: LegacySession): void {
+    const notes = session.pendingAnnouncements?.();
+    if (notes === undefined || notes.length === 0 || !this.#accepts.sse || this.#gone) return;
+    if (this.#state === 'pending') {
+      this.#startSse();
+      this.#flushBatch();
+    }
+    for (const n of notes) this.#channel!.send(n);
   }
 
   /** Batch responses collected while the answer could still be one JSON array go down the stream. */
@@ -182,6 +208,10 @@ export class PostResponder implements Inbound, DisconnectListener {
       this.#finishStream();
       return;
     }
+    if (this.#expect.kind === 'single' && !this.#gone) {
+      this.#unanswered(this.#expect.id);
+      return;
+    }
     this.#state = 'done';
     if (this.#initializing) this.#completeInit();
     const batch = this.#batch;
@@ -191,9 +221,32 @@ export class PostResponder implements Inbound, DisconnectListener {
       this.#writeJson(200, single ? batch[0] : batch, NO_HEADERS);
       return;
     }
-    // Notifications/responses accepted: 202 (transports §Sending Messages item 4). A request
-    // that produced no response (e.g. cancelled by notifications/cancelled) ends the same way.
+    // Notifications/responses accepted: 202 (transports §Sending Messages item 4).
     if (this.#ex.open) this.#ex.respond(202, {});
+  }
+
+  /**
+   * A request that ended without a response: a legacy one cancelled by notifications/cancelled
+   * (or by its session's end), which gets no response (utilities/cancellation.mdx §Behavior
+   * Requirements). Its POST still needs a proper answer: a request is answered with an event
+   * stream or JSON, never 202 (2025-11-25 transports §Sending Messages items 4-5). So an event
+   * stream that ends without a response; for a client that accepts only JSON, an error the
+   * client ignores as the answer to a cancelled request (cancellation.mdx: the sender SHOULD
+   * ignore any later response).
+   */
+  #unanswered(id: RequestId | null): void {
+    if (this.#accepts.sse) {
+      this.#startSse();
+      this.#finishStream();
+      return;
+    }
+    this.#state = 'done';
+    if (this.#initializing) this.#completeInit();
+    this.#writeJson(
+      200,
+      errorResponse(id, { code: ErrorCode.InvalidRequest, message: 'Request cancelled: it ended without a result' }),
+      NO_HEADERS,
+    );
   }
 
   #isFinal(message: JsonRpcMessage): message is JsonRpcResponse {
@@ -253,9 +306,10 @@ export class PostResponder implements Inbound, DisconnectListener {
       record.session.protocolVersion !== undefined &&
       !record.session.closed;
     if (ok) {
-      this.#host.sessions.add(record);
+      record.opening = false;
       if (headers !== undefined) headers['mcp-session-id'] = record.id;
     } else {
+      this.#host.sessions.delete(record);
       record.close();
     }
   }

@@ -13,6 +13,10 @@ import { unrefTimer, type OpenStreams } from './sse.js';
 export interface SessionEntry {
   readonly id: string;
   readonly kind: 'streamable' | 'sse';
+  /** The client address it counts against (`clientKey`), or undefined when not counted. */
+  readonly client: string | undefined;
+  /** Counted against the limits but not yet found by id: its `initialize` is still running. */
+  readonly opening?: boolean;
   lastSeen: number;
   /** An open stream or request keeps a session from idling out. */
   readonly busy: boolean;
@@ -29,22 +33,55 @@ export function mintSessionId(): string {
   return crypto.randomUUID();
 }
 
+/**
+ * What a client address counts as for `maxSessionsPerClient`: IPv4 as is (also when mapped
+ * into IPv6), IPv6 by its /64 (one host usually holds a whole /64). Undefined is not counted.
+ */
+export function clientKey(address: string | undefined): string | undefined {
+  if (address === undefined || address === '') return undefined;
+  const a = address.toLowerCase();
+  if (a.startsWith('::ffff:') && a.includes('.')) return a.slice(7);
+  if (!a.includes(':')) return a;
+  const [head = '', tail = ''] = a.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = a.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/** Why a new session was refused: the HTTP status and the message of its JSON-RPC error. */
+export interface SessionRefusal {
+  readonly status: 429 | 503;
+  readonly message: string;
+}
+
 /** A Streamable HTTP session: the core's session plus its streams. It is the core's SessionHost. */
 export class StreamableSession implements SessionEntry, SessionHost {
   readonly kind = 'streamable';
   readonly id: string;
+  readonly client: string | undefined;
   lastSeen = Date.now();
+  /** True until `initialize` succeeded (responder.ts); the session holds its place in the registry meanwhile. */
+  opening = true;
   /** Set right after `core.openSession(this)`. */
   session!: LegacySession;
   /** The standalone GET stream (stream id `<session>.0`): unsolicited messages. */
   readonly standalone: SseChannel;
   /** In-flight POST streams that can be resumed, by stream id. */
   readonly live = new Map<string, SseChannel>();
+  readonly #store: EventStore | undefined;
+  readonly #reporter: ErrorReporter;
   #seq = 0;
   #closed = false;
 
-  constructor(id: string, store: EventStore | undefined, streams: OpenStreams, reporter: ErrorReporter) {
+  constructor(id: string, client: string | undefined, store: EventStore | undefined, streams: OpenStreams, reporter: ErrorReporter) {
     this.id = id;
+    this.client = client;
+    this.#store = store;
+    this.#reporter = reporter;
     this.standalone = new SseChannel(store, `${id}.0`, streams, reporter);
   }
 
@@ -63,6 +100,11 @@ export class StreamableSession implements SessionEntry, SessionHost {
    */
   send(message: JsonRpcMessage): void {
     this.standalone.send(message);
+  }
+
+  /** SessionHost: only an open GET stream delivers now; else list changes are announced again on response streams (responder.ts). */
+  get connected(): boolean {
+    return this.standalone.connected;
   }
 
   /** SessionHost: the core closed the session (server shutdown): end its streams at once. */
@@ -85,18 +127,36 @@ export class StreamableSession implements SessionEntry, SessionHost {
     this.standalone.finish();
     for (const ch of this.live.values()) ch.finish();
     this.live.clear();
+    this.#forgetStreams();
+  }
+
+  /** Nothing can resume a closed session's streams: the store frees them now, not at its expiry. */
+  #forgetStreams(): void {
+    const store = this.#store;
+    if (store?.deleteStreams === undefined) return;
+    const ids = Array.from({ length: this.#seq + 1 }, (_, i) => `${this.id}.${i}`);
+    try {
+      const r = store.deleteStreams(ids);
+      if (r !== undefined) r.catch((e: unknown) => this.#reporter.reportError(e));
+    } catch (e) {
+      this.#reporter.reportError(e);
+    }
   }
 }
 
 export class SessionRegistry {
   readonly #map = new Map<string, SessionEntry>();
+  /** Sessions per client key. */
+  readonly #perClient = new Map<string, number>();
   readonly #idleMs: number;
   readonly #max: number;
+  readonly #maxPerClient: number;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(idleMs: number, max: number) {
+  constructor(idleMs: number, max: number, maxPerClient: number) {
     this.#idleMs = idleMs;
     this.#max = max;
+    this.#maxPerClient = maxPerClient;
   }
 
   get size(): number {
@@ -106,7 +166,7 @@ export class SessionRegistry {
   /** The live session of that kind, or undefined (unknown, other kind, or closed). */
   get(id: string, kind: SessionEntry['kind']): SessionEntry | undefined {
     const e = this.#map.get(id);
-    if (e === undefined || e.kind !== kind) return undefined;
+    if (e === undefined || e.kind !== kind || e.opening === true) return undefined;
     if (e.closed) {
       this.delete(e);
       return undefined;
@@ -119,15 +179,33 @@ export class SessionRegistry {
     return entry instanceof StreamableSession ? entry : undefined;
   }
 
-  /** Whether another session fits (expired ones are swept first). */
-  hasRoom(): boolean {
-    if (this.#map.size < this.#max) return true;
-    this.sweep(Date.now());
-    return this.#map.size < this.#max;
+  /**
+   * Why another session for `client` does not fit, or undefined when it does. A full table is
+   * swept for expired sessions first; a client at its own limit waits for the periodic sweep
+   * (sweeping the whole table for every refused request would let one client make each of its
+   * requests cost a pass over every session).
+   */
+  refusal(client: string | undefined): SessionRefusal | undefined {
+    if (this.#map.size >= this.#max) this.sweep(Date.now());
+    if (this.#map.size >= this.#max) {
+      return {
+        status: 503,
+        message: `Service Unavailable: the server holds its maximum of ${this.#max} sessions (maxSessions); try again later`,
+      };
+    }
+    if (client !== undefined && (this.#perClient.get(client) ?? 0) >= this.#maxPerClient) {
+      return {
+        status: 429,
+        message: `Too Many Requests: this client address holds its maximum of ${this.#maxPerClient} sessions (maxSessionsPerClient); end one with DELETE or let idle ones expire`,
+      };
+    }
+    return undefined;
   }
 
   add(e: SessionEntry): void {
+    if (this.#map.get(e.id) === e) return;
     this.#map.set(e.id, e);
+    if (e.client !== undefined) this.#perClient.set(e.client, (this.#perClient.get(e.client) ?? 0) + 1);
     if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.sweep(Date.now()), Math.max(1000, Math.min(this.#idleMs, 60_000)));
       unrefTimer(this.#timer);
@@ -135,7 +213,12 @@ export class SessionRegistry {
   }
 
   delete(e: SessionEntry): void {
-    if (this.#map.get(e.id) === e) this.#map.delete(e.id);
+    if (this.#map.get(e.id) === e) {
+      this.#map.delete(e.id);
+      const n = e.client === undefined ? 0 : (this.#perClient.get(e.client) ?? 0);
+      if (n > 1) this.#perClient.set(e.client!, n - 1);
+      else if (e.client !== undefined) this.#perClient.delete(e.client);
+    }
     if (this.#map.size === 0 && this.#timer !== undefined) {
       clearInterval(this.#timer);
       this.#timer = undefined;

@@ -1,0 +1,109 @@
+/**
+ * `serveHttp`: a ready `node:http` listener for the MCP endpoint, with the connection limits
+ * that only the owner of the server can set: how long headers and a whole request may take to
+ * arrive, and how many connections may be open at once. `node:http` is loaded when called, so
+ * importing `janus-mcp/http` stays harmless on other runtimes.
+ */
+import type { Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Server, ServerCore } from '../../server/index.js';
+import { createNodeHandler, type NodeHandlerOptions } from './node.js';
+
+export interface ServeHttpOptions extends NodeHandlerOptions {
+  /** Default 0: an ephemeral port (read it from the result). */
+  port?: number;
+  /** Default `127.0.0.1`: local servers SHOULD bind to loopback only (transports §Security). */
+  host?: string;
+  /** How long a client may take to send a request's headers (Node's `headersTimeout`). Default 10 000 ms; then 408 and the connection closes. */
+  headersTimeoutMs?: number;
+  /**
+   * How long a client may take to send a whole request, headers and body (Node's
+   * `requestTimeout`); a backstop behind `bodyTimeoutMs`. Default 60 000 ms; then 408 and the
+   * connection closes. Response streams are not limited by it.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Most open connections (each SSE stream holds one). Default 20 000; a connection beyond it is
+   * answered 503 with a JSON-RPC error and closed.
+   */
+  maxConnections?: number;
+}
+
+export interface HttpServerHandle {
+  readonly url: URL;
+  readonly port: number;
+  readonly httpServer: HttpServer;
+  /** Ends all sessions and streams, then stops listening. */
+  close(): Promise<void>;
+}
+
+function refusal(max: number): string {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: -32600, message: `Service Unavailable: the server holds its maximum of ${max} connections (maxConnections)` },
+  });
+  return (
+    'HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n' +
+    `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}
+
+/** Counts connections; one over `max` gets the 503 at once and is closed, before any request is read. */
+function capConnections(httpServer: HttpServer, max: number): void {
+  let open = 0;
+  const answer = refusal(max);
+  const closed = () => {
+    open--;
+  };
+  httpServer.prependListener('connection', (socket: Socket) => {
+    if (open >= max) {
+      socket.end(answer);
+      socket.once('finish', () => socket.destroy());
+      return;
+    }
+    open++;
+    socket.once('close', closed);
+  });
+}
+
+/** A ready-to-use listener for the MCP endpoint (default http://127.0.0.1:<port>/mcp). */
+export async function serveHttp(server: Server | ServerCore, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  const { port = 0, host = '127.0.0.1', headersTimeoutMs = 10_000, requestTimeoutMs = 60_000, maxConnections = 20_000, ...rest } = options;
+  const path = rest.path ?? '/mcp';
+  const handler = createNodeHandler(server, { ...rest, path });
+  const http = await import('node:http');
+  const httpServer = http.createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs),
+      // Node checks both timeouts on this interval (default 30 s): check often enough to keep them.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, headersTimeoutMs / 4)),
+    },
+    handler,
+  );
+  capConnections(httpServer, maxConnections);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const address = httpServer.address();
+  const actual = typeof address === 'object' && address !== null ? address.port : port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: new URL(`http://${urlHost}:${actual}${path === false ? '/' : path}`),
+    port: actual,
+    httpServer,
+    close: () =>
+      (closing ??= (async () => {
+        await handler.close();
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeAllConnections();
+        });
+      })()),
+  };
+}
