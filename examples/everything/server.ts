@@ -10,11 +10,20 @@ export function createEverythingServer(): Server {
     version: '0.1.0',
     title: 'Janus MCP everything fixture',
     instructions: 'A fixture server exercising every MCP feature, for conformance tests.',
-    // Several instances may sign and verify MRTR state; tests run one, so the default key would do.
-    requestState: { secrets: [process.env.JANUS_STATE_SECRET ?? 'janus-everything-fixture'] },
+    requestState: { secrets: stateSecrets() },
   });
   registerTools(server);
   registerInputRequired(server);
   registerContent(server);
   return server;
+}
+
+/**
+ * The keys of MRTR `requestState`: `JANUS_STATE_SECRET` ("new,old" while rotating; make one
+ * with `openssl rand -base64 32`) when several instances serve one URL, else a random key of
+ * this process. Never a secret written here: anyone who knows it could forge state.
+ */
+function stateSecrets(): string[] | undefined {
+  const secrets = (process.env.JANUS_STATE_SECRET ?? '').split(',').filter((s) => s !== '');
+  return secrets.length > 0 ? secrets : undefined;
 }

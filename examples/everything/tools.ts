@@ -1,6 +1,6 @@
 /** The tools the conformance server scenarios call (shared/conformance/README.md §5.3). */
 import { z } from 'zod';
-import type { Server } from '../../src/server/index.js';
+import { ToolError, type Server } from '../../src/server/index.js';
 import { PNG_1X1, WAV_SILENCE } from './media.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,7 +43,8 @@ export function registerTools(server: Server): void {
   });
 
   server.tool('test_error_handling', { description: 'Always fails as a tool error' }, () => {
-    throw new Error('This tool intentionally returns an error for testing');
+    // A ToolError's message is meant for the model; any other error would be masked.
+    throw new ToolError('This tool intentionally returns an error for testing');
   });
 
   server.tool('test_tool_with_progress', { description: 'Reports progress' }, async (_args, ctx) => {

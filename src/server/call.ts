@@ -23,6 +23,7 @@ import type { AskOptions, ClientView, ElicitAnswer, ElicitFormRequest, ElicitUrl
 import { isStandard } from './schema/convert.js';
 import { elicitationForm, type ElicitationForm } from './schema/elicitation.js';
 import type { JsonSchemaObject, Parsed, StandardSchema } from './schema/types.js';
+import { contextFailure } from './features/tool-error.js';
 import type { Inbound } from './transport-seam.js';
 import type { Cancellation } from './cancel.js';
 
@@ -41,6 +42,11 @@ export interface CallInit {
 }
 
 const NOOP_CLOSE = () => {};
+
+/** A `ctx` call to the client failed: its error (Janus's own words about the client) is one the model may read. */
+function rethrowForModel(error: unknown): never {
+  throw contextFailure(error);
+}
 
 export class Call implements RequestContext {
   readonly requestId: RequestId;
@@ -94,9 +100,16 @@ export class Call implements RequestContext {
 
   elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
   elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
-  async elicit(
+  elicit(
     request: ElicitFormRequest<StandardSchema | JsonSchemaObject>,
     options?: AskOptions,
+  ): Promise<ElicitResult | ElicitAnswer<unknown>> {
+    return this.elicitForm(request, options).catch(rethrowForModel);
+  }
+
+  private async elicitForm(
+    request: ElicitFormRequest<StandardSchema | JsonSchemaObject>,
+    options: AskOptions | undefined,
   ): Promise<ElicitResult | ElicitAnswer<unknown>> {
     // A Standard Schema becomes a flat requestedSchema here, before anything is asked.
     const schema = request.requestedSchema;
@@ -122,24 +135,26 @@ export class Call implements RequestContext {
 
   async elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult> {
     if (!revision(this.protocolVersion).features.urlElicitation) {
-      throw new JanusError(
-        'PROTOCOL',
-        `URL elicitation needs protocol ${since((r) => r.features.urlElicitation)} or later (this request uses ${this.protocolVersion})`,
+      throw contextFailure(
+        new JanusError(
+          'PROTOCOL',
+          `URL elicitation needs protocol ${since((r) => r.features.urlElicitation)} or later (this request uses ${this.protocolVersion})`,
+        ),
       );
     }
     const params: ElicitUrlParams = { mode: 'url', message: request.message, url: request.url };
     // 2025-11-25 correlates completion through elicitationId; 2026-07-28 dropped it.
     if (this.era === 'legacy') params.elicitationId = request.elicitationId ?? crypto.randomUUID();
     if (request._meta) params._meta = request._meta;
-    return this.asker.ask('elicitation/create', params, options);
+    return this.asker.ask('elicitation/create', params, options).catch(rethrowForModel);
   }
 
-  async sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
-    return this.asker.ask('sampling/createMessage', request, options);
+  sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
+    return this.asker.ask('sampling/createMessage', request, options).catch(rethrowForModel);
   }
 
   async roots(options?: AskOptions): Promise<Root[]> {
-    return (await this.asker.ask('roots/list', {}, options)).roots;
+    return (await this.asker.ask('roots/list', {}, options).catch(rethrowForModel)).roots;
   }
 
   closeStream(): void {

@@ -44,6 +44,8 @@ export class Cancellation implements Abortable {
  * by request id, so `notifications/cancelled` can reach modern requests and listen streams too.
  */
 export interface InflightRegistry {
+  /** How many are in flight (limits.maxInFlightPerSession). */
+  readonly size: number;
   set(id: RequestId, request: Abortable): unknown;
   delete(id: RequestId): unknown;
 }

@@ -4,7 +4,7 @@
  * same channel (stdio cancels by notification).
  */
 import { ErrorCode, JanusError } from '../protocol/errors.js';
-import { errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { errorResponse, isRequestId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transports/transport.js';
 import type { Core } from './core.js';
 import type { Inbound, LegacySession, TransportKind } from './transport-seam.js';
@@ -25,7 +25,13 @@ export async function connectTransport(
   const controller = new AbortController();
   const send = (m: JsonRpcMessage) => {
     if (controller.signal.aborted) return; // the channel is gone: late answers have nowhere to go
-    transport.send(m).catch((e: unknown) => core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e })));
+    transport.send(m).catch((e: unknown) => {
+      core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e }));
+      // An answer the transport could not encode (not a closed channel) is replaced, so the request still gets one.
+      if (!(e instanceof JanusError) && 'id' in m && !('method' in m) && isRequestId(m.id)) {
+        transport.send(errorResponse(m.id, { code: ErrorCode.InternalError, message: 'Internal error' })).catch(() => {});
+      }
+    });
   };
   const session = core.openSession({ send });
   const sendBatch = (batch: JsonRpcMessage[]) => {

@@ -7,7 +7,8 @@
  */
 import { claimsModern } from '../protocol/era-claim.js';
 import { ErrorCode } from '../protocol/errors.js';
-import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification } from '../protocol/jsonrpc.js';
+import { classify, errorResponse, isRequestId, type JsonRpcMessage, type JsonRpcNotification } from '../protocol/jsonrpc.js';
+import { nestedDeeperThan } from '../protocol/json-depth.js';
 import { revision, revisionsWith } from '../protocol/revisions.js';
 import { MODERN_VERSIONS } from '../protocol/versions.js';
 import type { ServerEvent } from './backplane.js';
@@ -47,7 +48,7 @@ export class Core implements ServerCore {
 
   /** A session of this core; message transports (connect.ts) use the whole of it. */
   openSession(host: SessionHost): Session {
-    const session = new Session(host, (s) => this.sessions.delete(s.id));
+    const session = new Session(host, (s) => this.sessions.delete(s.id), this.config.limits.maxPendingClientRequests);
     this.sessions.set(session.id, session);
     return session;
   }
@@ -57,14 +58,31 @@ export class Core implements ServerCore {
       if (Array.isArray(payload)) return await this.handleBatch(payload, inbound);
       await this.handleOne(payload, inbound);
     } catch (e) {
-      // Handlers answer their own errors; anything here is a bug, never a crash.
-      this.reportError(e);
+      this.answerAnyway(payload, inbound, e);
+    }
+  }
+
+  /**
+   * Every request gets an answer, whatever is thrown (JSON-RPC 2.0 §5: a Response for each
+   * Request). The dispatchers answer their own errors; one that throws anyway (a bug, or a
+   * transport that could not write the answer) is reported, never a crash, and a request still
+   * gets a masked -32603 if the channel can take it.
+   */
+  private answerAnyway(message: unknown, inbound: Inbound, error: unknown): void {
+    this.reportError(error);
+    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message) || !isRequestId(message.id)) return;
+    try {
+      inbound.send(errorResponse(message.id, { code: ErrorCode.InternalError, message: 'Internal error' }));
+    } catch (again) {
+      this.reportError(again);
     }
   }
 
   private async handleOne(payload: unknown, inbound: Inbound): Promise<void> {
-    const classified = classify(payload);
     const session = sessionOf(inbound);
+    const maxDepth = this.config.limits.maxJsonDepth;
+    if (nestedDeeperThan(payload, maxDepth)) return refuseDeep(payload, maxDepth, inbound, session);
+    const classified = classify(payload);
     switch (classified.kind) {
       case 'invalid':
         return inbound.send(
@@ -108,12 +126,13 @@ export class Core implements ServerCore {
     if (!allowed) {
       return inbound.send(errorResponse(null, { code: ErrorCode.InvalidRequest, message: BATCHES_REFUSED }));
     }
+    const answering = (m: unknown, channel: Inbound) => this.handleOne(m, channel).catch((e: unknown) => this.answerAnyway(m, channel, e));
     if (!inbound.sendBatch) {
-      await Promise.all(batch.map((m) => this.handleOne(m, inbound)));
+      await Promise.all(batch.map((m) => answering(m, inbound)));
       return;
     }
     const collecting = new BatchInbound(inbound);
-    await Promise.all(batch.map((m) => this.handleOne(m, collecting)));
+    await Promise.all(batch.map((m) => answering(m, collecting)));
     if (collecting.responses.length) inbound.sendBatch(collecting.responses);
   }
 
@@ -126,7 +145,10 @@ export class Core implements ServerCore {
     if (event.type === 'list_changed') {
       const method = `notifications/${event.kind}/list_changed`;
       for (const session of this.sessions.values()) {
-        if (session.initialized) sendTo(session, { jsonrpc: '2.0', method });
+        // Seed 004: a change that does not reach the session now is announced on its next response stream.
+        if (!session.initialized) continue;
+        session.listChanged(event.kind, session.host.connected !== false);
+        sendTo(session, { jsonrpc: '2.0', method });
       }
       this.hub.listChanged(event.kind);
     } else {
@@ -159,6 +181,27 @@ export class Core implements ServerCore {
   }
 }
 
+/**
+ * A message nested deeper than `maxJsonDepth`: refused before anything walks it (validators,
+ * canonical JSON and error messages recurse). A request gets -32600 with its id (JSON-RPC 2.0
+ * §5.1: valid JSON, not a valid Request for this server); an answer to one of the session's
+ * own requests fails that request now rather than at its timeout; a notification is dropped.
+ */
+function refuseDeep(payload: unknown, maxDepth: number, inbound: Inbound, session: Session | undefined): void {
+  const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: JSON nested more than ${maxDepth} levels deep` };
+  if (Array.isArray(payload) || typeof payload !== 'object' || payload === null) {
+    inbound.send(errorResponse(null, error));
+    return;
+  }
+  const id = 'id' in payload && isRequestId(payload.id) ? payload.id : null;
+  if ('method' in payload) {
+    if ('id' in payload) inbound.send(errorResponse(id, error));
+    return;
+  }
+  if (id !== null && ('result' in payload || 'error' in payload)) session?.settle(errorResponse(id, error));
+  else inbound.send(errorResponse(null, error));
+}
+
 /** The session of a payload, as this core opened it (a transport hands back what `openSession` gave it). */
 function sessionOf(inbound: Inbound): Session | undefined {
   const session = inbound.session;
@@ -184,6 +227,9 @@ class BatchInbound implements Inbound {
   }
   get wire(): Inbound['wire'] {
     return this.channel.wire;
+  }
+  get principal(): Inbound['principal'] {
+    return this.channel.principal;
   }
   send(message: JsonRpcMessage): void {
     if ('method' in message) this.channel.send(message);

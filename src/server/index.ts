@@ -7,11 +7,15 @@ export type { ServerCore, Inbound, SessionHost, LegacySession, TransportKind, He
 export type { RequestContext, AskOptions, ElicitFormRequest, ElicitAnswer, ElicitUrlRequest, ClientView } from './context.js';
 export type { ToolConfig, ToolHandler, ToolReturn, StructuredReturn, ToolErrorResult } from './features/tools.js';
 export { toolError } from './features/tools.js';
+export { ToolError } from './features/tool-error.js';
+export type { ServerLimits } from './limits.js';
 export type { PromptConfig, PromptHandler, PromptReturn } from './features/prompts.js';
 export type { ResourceConfig, ResourceReader, ResourceReturn, TemplateConfig, TemplateReader, CacheHint } from './features/resources.js';
 export type { Completer, CompletionRequest } from './features/completion.js';
 export type { SchemaInput, StandardSchema, JsonSchemaObject } from './schema/types.js';
 export type { RequestStateOptions } from './modern/request-state.js';
+export type { RequestStateStore, InMemoryRequestStateStoreOptions } from './modern/request-state-store.js';
+export { InMemoryRequestStateStore } from './modern/request-state-store.js';
 export type { Backplane, ServerEvent } from './backplane.js';
 export { LocalBackplane } from './backplane.js';
 export { McpError, JanusError, ErrorCode, UrlElicitationRequiredError } from '../protocol/errors.js';

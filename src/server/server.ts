@@ -8,6 +8,7 @@ import type { Transport } from '../transports/transport.js';
 import { LocalBackplane, type Backplane } from './backplane.js';
 import { connectTransport, type Connection } from './connect.js';
 import { Core } from './core.js';
+import { jsonProblem } from './features/json-value.js';
 import { Operations } from './features/operations.js';
 import { definePrompt, type AnyPromptHandler, type PromptArguments, type PromptConfig, type PromptHandler } from './features/prompts.js';
 import {
@@ -21,9 +22,10 @@ import {
 } from './features/resources.js';
 import { defineTool, type AnyToolHandler, type ToolConfig, type ToolHandler } from './features/tools.js';
 import { RequestStateCodec, type RequestStateOptions } from './modern/request-state.js';
+import { resolveLimits, type ServerLimits } from './limits.js';
 import { Registry, type EntryKind, type Entries } from './registry.js';
 import type { SchemaInput } from './schema/types.js';
-import type { CacheableMethod } from './services.js';
+import type { CacheableMethod, ServerConfig } from './services.js';
 import type { ServerCore } from './transport-seam.js';
 
 export interface ServerOptions {
@@ -47,7 +49,13 @@ export interface ServerOptions {
   capabilities?: ServerCapabilities;
   /** Shares registry changes and resource updates across instances (default: this process only). */
   backplane?: Backplane;
-  /** Errors with no peer to report to (handler bugs, transport failures). Default: stderr. */
+  /** The server's limits, each with its default (JSON depth, requests in flight, listen streams, MRTR rounds, …). */
+  limits?: ServerLimits;
+  /**
+   * Where failures are reported in full, with their stack: handler errors masked on the wire
+   * (a tool's unexpected error, any -32603), and failures with no peer to tell (transport
+   * errors). Client mistakes are not reported. Default: stderr.
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -71,18 +79,23 @@ export class Server {
     if (options.description !== undefined) info.description = options.description;
     if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl;
     if (options.icons !== undefined) info.icons = options.icons;
-    this[CORE] = new Core({
+    const problem = jsonProblem(info) ?? (options.instructions === undefined ? undefined : jsonProblem(options.instructions));
+    if (problem) throw new JanusError('REGISTRATION', `createServer: the server's info cannot be sent: ${problem}`);
+    const config: ServerConfig = {
       info,
       instructions: options.instructions,
       registry: this.registry,
-      ops: new Operations(this.registry, { pageSize: options.pageSize }),
+      // The features report a handler's unexpected failure where the core does (read at each report).
+      ops: new Operations(this.registry, { pageSize: options.pageSize, reportError: (e) => config.onError(e) }),
       codec: new RequestStateCodec(options.requestState),
       backplane: options.backplane ?? new LocalBackplane(),
       eras: { legacy: options.eras?.legacy ?? true, modern: options.eras?.modern ?? true },
       extraCapabilities: options.capabilities,
       cache: options.cache ?? {},
+      limits: resolveLimits(options.limits),
       onError: options.onError ?? ((e) => console.error('[janus-mcp]', e)),
-    });
+    };
+    this[CORE] = new Core(config);
     this.registry.onChange = (kind) => this[CORE].publish({ type: 'list_changed', kind });
   }
 

@@ -10,6 +10,7 @@ import type { ProtocolVersion } from '../protocol/versions.js';
 import type { Backplane } from './backplane.js';
 import type { Operations } from './features/operations.js';
 import type { CacheHint } from './features/resources.js';
+import type { ResolvedLimits } from './limits.js';
 import { ListenHub } from './modern/listen.js';
 import type { RequestStateCodec } from './modern/request-state.js';
 import type { Registry } from './registry.js';
@@ -20,6 +21,8 @@ export interface ServerServices {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   readonly ops: Operations;
+  /** The server's limits (limits.ts), resolved once. */
+  readonly limits: ResolvedLimits;
   /** Capabilities as of now, in the wire shape of `v`. */
   capabilities(v: ProtocolVersion): ServerCapabilities;
   reportError(error: unknown): void;
@@ -44,6 +47,7 @@ export interface ServerConfig {
   eras: { legacy: boolean; modern: boolean };
   extraCapabilities: ServerCapabilities | undefined;
   cache: Partial<Record<CacheableMethod, CacheHint>>;
+  limits: ResolvedLimits;
   /** Read at each report, so it can be replaced after construction. */
   onError: (error: unknown) => void;
 }
@@ -56,6 +60,7 @@ export class Services implements ServerServices {
   readonly instructions: string | undefined;
   readonly ops: Operations;
   readonly codec: RequestStateCodec;
+  readonly limits: ResolvedLimits;
   /** The `subscriptions/listen` streams of this instance. */
   readonly hub = new ListenHub();
   readonly infoMeta: Meta;
@@ -68,6 +73,7 @@ export class Services implements ServerServices {
     this.instructions = config.instructions;
     this.ops = config.ops;
     this.codec = config.codec;
+    this.limits = config.limits;
   }
 
   reportError(error: unknown): void {

@@ -18,7 +18,7 @@
  * The transport owns framing and its own rules (HTTP statuses, SSE, session ids); the core
  * decides the era of every message and answers it through `Inbound.send`.
  */
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { HeaderParam } from '../protocol/x-mcp-header.js';
 
@@ -61,11 +61,24 @@ export interface Inbound {
    * channels have it; HTTP collects a batch's responses itself from `send`.
    */
   sendBatch?(responses: JsonRpcMessage[]): void;
+  /**
+   * Who sent this payload, when the transport authenticated them (an OAuth subject, an API
+   * key's owner): a stable identifier, never a secret. A 2026-07-28 `requestState` is bound
+   * to it, so another principal cannot present it (mrtr.mdx §Server Requirements item 5).
+   * Absent when the transport knows no identity; the state is then bound to the request's
+   * declared clientInfo and capabilities.
+   */
+  readonly principal?: string;
 }
 
 /** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */
 export interface SessionHost {
   send(message: JsonRpcMessage): void;
+  /**
+   * Whether `send` reaches the client right now; false on HTTP while no GET stream is open
+   * (list changes are then announced again: `LegacySession.pendingAnnouncements`). Absent: always.
+   */
+  readonly connected?: boolean;
   /** The core ended the session itself (server.close()): release its streams now. */
   onSessionClosed?(): void;
 }
@@ -80,6 +93,12 @@ export interface LegacySession {
   readonly closed: boolean;
   /** Ends the session: in-flight handlers abort, pending server-to-client requests fail. */
   close(): void;
+  /**
+   * The `list_changed` notifications to announce again (seed 004): lists changed since the
+   * client last fetched them, whose change did not reach it live. A transport sends them on the
+   * session's response streams, before the final response.
+   */
+  pendingAnnouncements?(): readonly JsonRpcNotification[];
 }
 
 /** What a transport drives: `coreOf(server)`. */

@@ -1,11 +1,15 @@
 /**
- * What a failed request answers on the wire, in either era: an `McpError` as it is; the
- * era-neutral errors of the features in the code of the revision in use; anything else masked
- * as -32603 and reported in full (DESIGN.md §Safe by default).
+ * What a failed request answers on the wire, in either era (DESIGN.md §Safe by default): an
+ * `McpError` as it is (the handler chose its code and words for the client); the era-neutral
+ * errors of the features in the code of the revision in use; anything else masked as
+ * -32603 "Internal error". Every -32603 is a failure of the server, so it is reported in full
+ * to `onError`; client mistakes (every other code) are not, so a hostile client cannot flood
+ * the server's logs.
  */
 import { ErrorCode, McpError, type JsonRpcErrorObject } from '../protocol/errors.js';
 import { revision } from '../protocol/revisions.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
+import { jsonProblem } from './features/json-value.js';
 import { ResourceNotFound } from './features/resources.js';
 
 /** Where an unexpected error is reported in full (the server's `onError`). */
@@ -13,11 +17,22 @@ export interface ErrorSink {
   reportError(error: unknown): void;
 }
 
+/** The masked answer to an unexpected failure. */
+export const INTERNAL_ERROR: Readonly<JsonRpcErrorObject> = Object.freeze({ code: ErrorCode.InternalError, message: 'Internal error' });
+
 export function toWireError(error: unknown, v: ProtocolVersion, sink: ErrorSink): JsonRpcErrorObject {
-  if (error instanceof McpError) return error.toJSON();
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.InternalError) sink.reportError(error);
+    // A handler's `data` must be JSON the transport can write; otherwise it is left out.
+    if (error.data !== undefined && jsonProblem(error.data) !== undefined) {
+      if (error.code !== ErrorCode.InternalError) sink.reportError(error);
+      return { code: error.code, message: error.message };
+    }
+    return error.toJSON();
+  }
   // -32002 up to 2025-11-25, -32602 in 2026-07-28 (server/resources.mdx §Error Handling).
   if (error instanceof ResourceNotFound)
     return { code: revision(v).errors.resourceNotFound, message: error.message, data: { uri: error.uri } };
   sink.reportError(error);
-  return { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'Internal error' };
+  return { ...INTERNAL_ERROR };
 }

@@ -170,8 +170,10 @@ test('modern: an ArkType schema works the same (its enum gains "type": "string";
     const answer = { action: 'accept', content: { color: 'blue', count: 2 } };
     const done = await modernCall(peer, 'ark', { requestState: round.requestState, inputResponses: { pick: answer } });
     assert.deepStrictEqual(done.result.content, [{ type: 'text', text: 'blue x2' }]);
+    // Each requestState is accepted once: the second answer goes to a round of its own.
+    const again = await firstRound(peer, 'ark');
     const bad = await modernCall(peer, 'ark', {
-      requestState: round.requestState,
+      requestState: again.requestState,
       inputResponses: { pick: { action: 'accept', content: { color: 'green' } } },
     });
     assert.equal(bad.result.isError, true, JSON.stringify(bad));

@@ -6,7 +6,7 @@
  * revision beyond its shape (the code of an unknown resource), a feature throws an
  * era-neutral error (`ResourceNotFound`) that the dispatcher maps.
  */
-import { ErrorCode, McpError } from '../../protocol/errors.js';
+import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -27,8 +27,11 @@ import type { Validation } from '../schema/convert.js';
 import { toCompletion, type Completer } from './completion.js';
 import { checkPromptArguments, toGetPromptResult } from './prompts.js';
 import { ResourceNotFound, toReadResult, type CacheHint } from './resources.js';
-import { toCallToolResult, toolError, type ToolEntry } from './tools.js';
-import { isObject } from '../guards.js';
+import { isObject, isUri, quoted, setOwn } from '../guards.js';
+import { jsonProblem } from './json-value.js';
+import { isForModel, TOOL_FAILED } from './tool-error.js';
+import { toCallToolResult } from './tool-result.js';
+import { toolError, type ToolEntry } from './tools.js';
 
 /** A request's params as they came off the wire: read and checked here. */
 type Params = Record<string, unknown>;
@@ -36,6 +39,8 @@ type Params = Record<string, unknown>;
 export interface OperationsOptions {
   /** Page size of list results; undefined = one page. */
   pageSize: number | undefined;
+  /** Where a handler's unexpected failure is reported in full (the server's `onError`); the wire gets a masked one. */
+  reportError(error: unknown): void;
 }
 
 /** A `resources/read` answer and the cache hint of the resource that gave it. */
@@ -135,7 +140,10 @@ export class Operations {
     // (2025-11-25 server/tools.mdx §Error Handling), not protocol errors.
     if (!isObject(raw)) return toolError(`Invalid arguments for tool ${name}: arguments must be an object`);
     const checked = tool.input.validate(raw);
-    return checked instanceof Promise ? checked.then((c) => runTool(tool, c, ctx)) : runTool(tool, checked, ctx);
+    if (!(checked instanceof Promise)) return runTool(tool, checked, ctx, this.options.reportError);
+    // A request cancelled while its arguments were being validated never starts its handler
+    // (cancellation.mdx: the receiver SHOULD stop processing); nobody gets this answer.
+    return checked.then((c) => (ctx.signal.aborted ? NOT_STARTED : runTool(tool, c, ctx, this.options.reportError)));
   }
 
   listPrompts(params: Params): ListPromptsResult {
@@ -149,7 +157,7 @@ export class Operations {
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
     const args = await checkPromptArguments(prompt, params.arguments);
     // The registry erased the handler's argument type; checkPromptArguments produced it.
-    return toGetPromptResult(await prompt.handler(args as never, ctx));
+    return toGetPromptResult(prompt.name, await prompt.handler(args as never, ctx));
   }
 
   /** Registered resources, then those the templates' `list` offer now. */
@@ -158,7 +166,12 @@ export class Operations {
     const listers = [...this.registry.templates.values()].filter((t) => t.config.list);
     if (!listers.length) return this.page(direct, params, resourcePage);
     const all = [...direct];
-    for (const t of listers) if (t.config.list) all.push(...(await t.config.list()));
+    for (const t of listers) {
+      const listed: unknown = t.config.list ? await t.config.list() : [];
+      const problem = Array.isArray(listed) ? jsonProblem(listed) : 'not an array';
+      if (problem) throw new JanusError('SCHEMA', `the list() of resource template "${t.uriTemplate}" returned ${problem}`);
+      all.push(...(listed as Resource[]));
+    }
     return this.page(all, params, resourcePage);
   }
 
@@ -170,6 +183,7 @@ export class Operations {
   async readResource(params: Params, ctx: RequestContext): Promise<ResourceRead> {
     const uri = params.uri;
     if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'resources/read needs a uri');
+    if (!isUri(uri)) throw new McpError(ErrorCode.InvalidParams, 'resources/read: uri is not a URI (RFC 3986)');
     const direct = this.registry.resources.get(uri);
     if (direct) return { result: toReadResult(uri, direct.config.mimeType, await direct.read(uri, ctx)), cache: direct.config.cache };
     for (const t of this.registry.templates.values()) {
@@ -187,20 +201,21 @@ export class Operations {
     }
     let completer: Completer | undefined;
     if (ref.type === 'ref/prompt') {
-      const prompt = this.registry.prompts.get(String(ref.name));
-      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
-      completer = prompt.config.complete?.[argument.name];
+      const prompt = typeof ref.name === 'string' ? this.registry.prompts.get(ref.name) : undefined;
+      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${quoted(ref.name)}`);
+      completer = ownEntry(prompt.config.complete, argument.name);
     } else if (ref.type === 'ref/resource') {
-      const template = this.registry.templates.get(String(ref.uri));
-      if (!template && !this.registry.resources.has(String(ref.uri))) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
+      const uri = typeof ref.uri === 'string' ? ref.uri : undefined;
+      const template = uri === undefined ? undefined : this.registry.templates.get(uri);
+      if (!template && (uri === undefined || !this.registry.resources.has(uri))) {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${quoted(ref.uri)}`);
       }
-      completer = template?.config.complete?.[argument.name];
+      completer = ownEntry(template?.config.complete, argument.name);
     } else {
       throw new McpError(ErrorCode.InvalidParams, 'ref.type must be ref/prompt or ref/resource');
     }
     const completion = completer
-      ? toCompletion(await completer({ value: argument.value, arguments: contextArguments(params.context) }, ctx))
+      ? toCompletion(argument.name, await completer({ value: argument.value, arguments: contextArguments(params.context) }, ctx))
       : { values: [], total: 0, hasMore: false };
     return { completion };
   }
@@ -215,17 +230,41 @@ function contextArguments(context: unknown): Record<string, string> {
   const args = isObject(context) ? context.arguments : undefined;
   if (!isObject(args)) return {};
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(args)) if (typeof v === 'string') out[k] = v;
+  // Keys are the client's: a key such as `__proto__` stays a plain entry.
+  for (const [k, v] of Object.entries(args)) if (typeof v === 'string') setOwn(out, k, v);
   return out;
 }
 
-/** A handler's failure: protocol errors go on the wire, anything else is a tool error for the model. */
-function failed(e: unknown): CallToolResult {
-  if (e instanceof McpError) throw e;
-  return toolError(e instanceof Error ? e.message : String(e));
+/** A completer registered under exactly this name, never one inherited from Object.prototype (`constructor`, `toString`). */
+function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
+/** What a tool cancelled before its handler started answers: nothing is sent for a cancelled request. */
+const NOT_STARTED: CallToolResult = Object.freeze(toolError('cancelled before the tool started'));
+
+/**
+ * A tool handler's failure (2025-11-25 server/tools.mdx §Error Handling; DESIGN.md §Safe by
+ * default). An `McpError` is a protocol error the handler chose: it goes on the wire as it
+ * is. A `ToolError`, or a failed `ctx` call to the client, is an error for the model: its
+ * message is the tool result's text. Anything else is a bug or an outage whose message may
+ * hold secrets (a host name, a query): the model reads only that the tool failed, and the
+ * error goes, with its stack, to `onError` (unless the request was cancelled, which is what
+ * made it fail).
+ */
+function failed(e: unknown, ctx: RequestContext, report: (error: unknown) => void): CallToolResult {
+  if (e instanceof McpError) throw e;
+  if (isForModel(e)) return toolError(e.message);
+  if (!ctx.signal.aborted) report(e);
+  return toolError(TOOL_FAILED);
+}
+
+function runTool(
+  tool: ToolEntry,
+  checked: Validation,
+  ctx: RequestContext,
+  report: (error: unknown) => void,
+): CallToolResult | Promise<CallToolResult> {
   if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`);
   let out: unknown;
   try {
@@ -233,14 +272,26 @@ function runTool(tool: ToolEntry, checked: Validation, ctx: RequestContext): Cal
     out = tool.handler(checked.value as never, ctx);
     if (!isThenable(out)) {
       const r = toCallToolResult(tool, out);
-      return r instanceof Promise ? r.catch(failed) : r;
+      return r instanceof Promise ? r.catch((e: unknown) => failed(e, ctx, report)) : r;
     }
   } catch (e) {
-    return failed(e);
+    return failed(e, ctx, report);
   }
-  return Promise.resolve(out)
-    .then((o) => toCallToolResult(tool, o))
-    .catch(failed);
+  return settle(tool, out, ctx, report);
+}
+
+/** The rest of a tool call whose handler returned a promise. */
+async function settle(
+  tool: ToolEntry,
+  pending: PromiseLike<unknown>,
+  ctx: RequestContext,
+  report: (error: unknown) => void,
+): Promise<CallToolResult> {
+  try {
+    return await toCallToolResult(tool, await pending);
+  } catch (e) {
+    return failed(e, ctx, report);
+  }
 }
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {

@@ -6,7 +6,9 @@ import type { Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
 import type { Completer } from './completion.js';
 import { isObject } from '../guards.js';
-import { withoutUndefined } from './wire-object.js';
+import { contentProblem } from './content.js';
+import { jsonProblem } from './json-value.js';
+import { wireDefinition } from './wire-object.js';
 
 export type PromptReturn = string | PromptMessage[] | GetPromptResult;
 
@@ -76,7 +78,7 @@ export function definePrompt(name: string, config: PromptConfig, handler: AnyPro
     schema = compileSchema(config.arguments, `prompt "${name}" arguments`);
     args = argumentsFromSchema(schema.json);
   }
-  const wire = withoutUndefined<Prompt>({
+  const wire = wireDefinition<Prompt>(`prompt "${name}"`, {
     name,
     title: config.title,
     description: config.description,
@@ -110,7 +112,8 @@ export async function checkPromptArguments(prompt: PromptEntry, raw: unknown): P
   }
   const args = raw ?? {};
   for (const a of prompt.arguments) {
-    if (a.required && args[a.name] === undefined) {
+    // Own entries only: an argument named `constructor` is not "given" by Object.prototype.
+    if (a.required && (!Object.hasOwn(args, a.name) || args[a.name] === undefined)) {
       throw new McpError(ErrorCode.InvalidParams, `prompt "${prompt.name}": missing required argument "${a.name}"`);
     }
   }
@@ -123,11 +126,29 @@ export async function checkPromptArguments(prompt: PromptEntry, raw: unknown): P
   return checked.value;
 }
 
-export function toGetPromptResult(value: PromptReturn): GetPromptResult {
+/**
+ * A prompt handler's return as a `GetPromptResult`: text is one user message; messages and
+ * results must be JSON with well-formed content blocks, else the handler has a bug, thrown as
+ * a `JanusError` (masked on the wire, reported to `onError`).
+ */
+export function toGetPromptResult(name: string, value: PromptReturn): GetPromptResult {
   if (typeof value === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
-  if (Array.isArray(value)) return { messages: value };
-  if (value && Array.isArray(value.messages)) return value;
-  throw new McpError(ErrorCode.InternalError, 'prompt handler returned neither text, messages nor a GetPromptResult');
+  const result: unknown = Array.isArray(value) ? { messages: value } : value;
+  const problem = resultProblem(result);
+  if (problem) throw new JanusError('SCHEMA', `prompt "${name}" returned ${problem}`);
+  return result as GetPromptResult;
+}
+
+function resultProblem(result: unknown): string | undefined {
+  if (!isObject(result) || !Array.isArray(result.messages)) return 'neither text, messages nor a GetPromptResult';
+  const messages: unknown[] = result.messages;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (!isObject(m) || (m.role !== 'user' && m.role !== 'assistant')) return `messages[${i}] without role "user" or "assistant"`;
+    const problem = contentProblem(m.content, `messages[${i}].content`);
+    if (problem) return problem;
+  }
+  return jsonProblem(result);
 }
 
 export type { ContentBlock };

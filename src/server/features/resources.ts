@@ -1,11 +1,12 @@
 /** Resources and resource templates (docs/…/server/resources.mdx). */
-import { JanusError, McpError, ErrorCode } from '../../protocol/errors.js';
+import { JanusError } from '../../protocol/errors.js';
 import type { Annotations, Icon, Meta, ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from '../../protocol/types.js';
 import type { RequestContext } from '../context.js';
 import { bytesToBase64 } from '../../protocol/base64.js';
 import type { Completer } from './completion.js';
 import { isObject } from '../guards.js';
-import { withoutUndefined } from './wire-object.js';
+import { jsonProblem } from './json-value.js';
+import { wireDefinition } from './wire-object.js';
 
 /** 2026-07-28 cache hints (server/utilities/caching.mdx). */
 export interface CacheHint {
@@ -77,7 +78,7 @@ export function defineResource(uri: string, config: ResourceConfig, read: Resour
   if (!config?.name) throw new JanusError('REGISTRATION', `resource "${uri}" needs a name`);
   const reader: ResourceReader = typeof read === 'string' ? () => read : read;
   if (typeof reader !== 'function') throw new JanusError('REGISTRATION', `resource "${uri}" needs a reader function or text`);
-  const wire = withoutUndefined<Resource>({
+  const wire = wireDefinition<Resource>(`resource "${uri}"`, {
     uri,
     name: config.name,
     title: config.title,
@@ -95,7 +96,7 @@ export function defineTemplate(uriTemplate: string, config: TemplateConfig, read
   if (!config?.name) throw new JanusError('REGISTRATION', `resource template "${uriTemplate}" needs a name`);
   if (typeof read !== 'function') throw new JanusError('REGISTRATION', `resource template "${uriTemplate}" needs a reader function`);
   const { match, variables } = compileTemplate(uriTemplate);
-  const wire = withoutUndefined<ResourceTemplate>({
+  const wire = wireDefinition<ResourceTemplate>(`resource template "${uriTemplate}"`, {
     uriTemplate,
     name: config.name,
     title: config.title,
@@ -174,22 +175,34 @@ function safeDecode(s: string): string {
   }
 }
 
-/** Normalizes what a reader returned into `ReadResourceResult` contents. */
+/**
+ * Normalizes what a reader returned into `ReadResourceResult` contents. Contents must be JSON
+ * with a `uri` and a string `text` or `blob` each; anything else is a bug in the reader, thrown
+ * as a `JanusError` (masked on the wire, reported to `onError`).
+ */
 export function toReadResult(uri: string, mimeType: string | undefined, value: ResourceReturn): ReadResourceResult {
   if (typeof value === 'string') return { contents: [withMime({ uri, text: value }, mimeType)] };
   if (value instanceof Uint8Array) return { contents: [withMime({ uri, blob: bytesToBase64(value) }, mimeType)] };
-  if (Array.isArray(value)) return { contents: value };
-  if (isReadResult(value)) return value;
-  if (isResourceContents(value)) return { contents: [value] };
-  throw new McpError(ErrorCode.InternalError, `resource reader for "${uri}" returned nothing readable`);
+  const result: unknown = Array.isArray(value)
+    ? { contents: value }
+    : isObject(value) && typeof value.uri === 'string'
+      ? { contents: [value] }
+      : value;
+  const problem = readProblem(result);
+  if (problem) throw new JanusError('SCHEMA', `the reader of resource "${uri}" returned ${problem}`);
+  return result as ReadResourceResult;
 }
 
-function isReadResult(v: unknown): v is ReadResourceResult {
-  return isObject(v) && Array.isArray(v.contents);
-}
-
-function isResourceContents(v: unknown): v is ResourceContents {
-  return isObject(v) && typeof v.uri === 'string';
+function readProblem(result: unknown): string | undefined {
+  if (!isObject(result) || !Array.isArray(result.contents)) return 'nothing readable (text, bytes, contents or a ReadResourceResult)';
+  const contents: unknown[] = result.contents;
+  for (let i = 0; i < contents.length; i++) {
+    const c = contents[i];
+    if (!isObject(c) || typeof c.uri !== 'string' || (typeof c.text !== 'string' && typeof c.blob !== 'string')) {
+      return `contents[${i}] without a string "uri" and a string "text" or "blob"`;
+    }
+  }
+  return jsonProblem(result);
 }
 
 function withMime<T extends ResourceContents>(c: T, mimeType: string | undefined): T {

@@ -1,14 +1,13 @@
 /** Tool definitions: declared once, validated at registration, era-neutral. */
-import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
+import { JanusError } from '../../protocol/errors.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../../protocol/types.js';
 import { readHeaderParams, type HeaderParam } from '../../protocol/x-mcp-header.js';
 import { compileSchema, NO_ARGUMENTS, type CompiledSchema } from '../schema/convert.js';
 import type { Accepted, Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
-import { isObject } from '../guards.js';
-import { withoutUndefined } from './wire-object.js';
+import { wireDefinition } from './wire-object.js';
 
-/** What a tool handler may return when the tool has no typed `output` schema; see `toCallToolResult`. */
+/** What a tool handler may return when the tool has no typed `output` schema; see `toCallToolResult` (tool-result.ts). */
 export type ToolReturn =
   | string
   | CallToolResult
@@ -95,7 +94,7 @@ export function defineTool(name: string, config: ToolConfig, handler: AnyToolHan
   const output = config.output ? compileSchema(config.output, `tool "${name}" output`, 'output') : undefined;
   const headers = readHeaderParams(input.json);
   if (!headers.ok) throw new JanusError('REGISTRATION', `tool "${name}": ${headers.reason}`);
-  const wire = withoutUndefined<Tool>({
+  const wire = wireDefinition<Tool>(`tool "${name}"`, {
     name,
     title: config.title,
     description: config.description,
@@ -106,66 +105,6 @@ export function defineTool(name: string, config: ToolConfig, handler: AnyToolHan
     _meta: config._meta,
   });
   return { name, config, input, output, headerParams: headers.params, handler, wire };
-}
-
-function isContentBlock(v: unknown): v is ContentBlock {
-  return typeof v === 'object' && v !== null && 'type' in v && typeof v.type === 'string';
-}
-
-function isCallToolResult(v: unknown): v is CallToolResult {
-  return isObject(v) && Array.isArray(v.content) && v.content.every(isContentBlock);
-}
-
-/**
- * Normalizes what a handler returned: a string is one text block; content blocks pass
- * through; a `CallToolResult` is taken as is; any other JSON value becomes
- * `structuredContent` with its JSON text as content (tools.mdx §Structured Content).
- */
-export function toCallToolResult(tool: ToolEntry, value: unknown): CallToolResult | Promise<CallToolResult> {
-  const derived = !isResultLike(value);
-  const result = derived ? structured(value) : normalize(value);
-  return tool.output && !result.isError ? checkOutput(tool, tool.output, result, derived) : result;
-}
-
-/** A string, content blocks, a `CallToolResult` or nothing; anything else is structured content. */
-function isResultLike(value: unknown): value is string | CallToolResult | ContentBlock[] | undefined {
-  return (
-    typeof value === 'string' ||
-    value === undefined ||
-    isCallToolResult(value) ||
-    (Array.isArray(value) && value.length > 0 && value.every(isContentBlock))
-  );
-}
-
-function normalize(value: string | CallToolResult | ContentBlock[] | undefined): CallToolResult {
-  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  if (value === undefined) return { content: [] };
-  return Array.isArray(value) ? { content: value } : value;
-}
-
-function structured(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
-}
-
-/**
- * tools.mdx §Output Schema: structured results MUST conform. What is sent is the validated
- * value (defaults filled in, unknown keys stripped where the library does so), which the
- * published `outputSchema` (the schema's output side) describes.
- */
-async function checkOutput(tool: ToolEntry, output: CompiledSchema, result: CallToolResult, derived: boolean): Promise<CallToolResult> {
-  if (result.structuredContent === undefined) {
-    throw new McpError(ErrorCode.InternalError, `tool "${tool.name}" declares an output schema but returned no structured content`);
-  }
-  const checked = await output.validate(result.structuredContent);
-  if (!checked.ok) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      `tool "${tool.name}" returned structured content that does not match its output schema: ${checked.message}`,
-    );
-  }
-  if (checked.value === result.structuredContent) return result;
-  // Text derived from the value is derived again; content the handler chose is kept.
-  return derived ? structured(checked.value) : { ...result, structuredContent: checked.value };
 }
 
 /** A tool-level error: reported to the model as `isError: true`, not as a protocol error. */

@@ -20,7 +20,7 @@ import { clientCan, isAnswer, type AskAnswers, type AskMethod, type AskParams, t
 import { Call } from '../call.js';
 import { Cancellation } from '../cancel.js';
 import type { AskOptions } from '../context.js';
-import { isImplementation, isLoggingLevel, isObject } from '../guards.js';
+import { isImplementation, isLoggingLevel, isObject, isUri, quoted } from '../guards.js';
 import type { ServerServices } from '../services.js';
 import {
   pick,
@@ -34,6 +34,7 @@ import {
 } from '../shape.js';
 import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
+import type { ListKind } from '../registry.js';
 import type { Session } from './session.js';
 
 /** A request's params as they came off the wire. */
@@ -59,7 +60,7 @@ function subscription(add: boolean): SessionRoute {
     need: 'resources',
     run: (_server, session, params) => {
       const uri = params.uri;
-      if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'uri must be a string');
+      if (!isUri(uri)) throw new McpError(ErrorCode.InvalidParams, 'uri must be a URI (RFC 3986)');
       if (add) (session.subscriptions ??= new Set()).add(uri);
       else session.subscriptions?.delete(uri);
       return EMPTY;
@@ -68,16 +69,36 @@ function subscription(add: boolean): SessionRoute {
   });
 }
 
+/** A list was served: seed 004's "changed since last fetched" marker for it is cleared. */
+function fetched<R>(session: Session, kind: ListKind, result: R | Promise<R>): R | Promise<R> {
+  if (!(result instanceof Promise)) {
+    session.listFetched(kind);
+    return result;
+  }
+  return result.then((r) => {
+    session.listFetched(kind);
+    return r;
+  });
+}
+
 /** The methods after the handshake (`initialize` and `ping` are answered before it). */
 const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(
   Object.entries({
-    'tools/list': route({ need: 'tools', run: (server, _session, params) => server.ops.listTools(params), shape: shapeToolList }),
+    'tools/list': route({
+      need: 'tools',
+      run: (server, session, params) => fetched(session, 'tools', server.ops.listTools(params)),
+      shape: shapeToolList,
+    }),
     'tools/call': route({
       need: 'tools',
       run: (server, _session, params, ctx) => server.ops.callTool(params, ctx),
       shape: shapeCallToolResult,
     }),
-    'prompts/list': route({ need: 'prompts', run: (server, _session, params) => server.ops.listPrompts(params), shape: shapePromptList }),
+    'prompts/list': route({
+      need: 'prompts',
+      run: (server, session, params) => fetched(session, 'prompts', server.ops.listPrompts(params)),
+      shape: shapePromptList,
+    }),
     'prompts/get': route({
       need: 'prompts',
       run: (server, _session, params, ctx) => server.ops.getPrompt(params, ctx),
@@ -85,12 +106,12 @@ const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(
     }),
     'resources/list': route({
       need: 'resources',
-      run: (server, _session, params) => server.ops.listResources(params),
+      run: (server, session, params) => fetched(session, 'resources', server.ops.listResources(params)),
       shape: shapeResourceList,
     }),
     'resources/templates/list': route({
       need: 'resources',
-      run: (server, _session, params) => server.ops.listTemplates(params),
+      run: (server, session, params) => fetched(session, 'resources', server.ops.listTemplates(params)),
       shape: shapeTemplateList,
     }),
     'resources/read': route({
@@ -103,7 +124,7 @@ const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(
     'logging/setLevel': route({
       need: 'logging',
       run: (_server, session, params) => {
-        if (!isLoggingLevel(params.level)) throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${String(params.level)}`);
+        if (!isLoggingLevel(params.level)) throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${quoted(params.level)}`);
         session.logLevel = params.level;
         return EMPTY;
       },
@@ -216,7 +237,16 @@ export async function handleLegacyRequest(server: ServerServices, session: Sessi
   }
   const entry = SESSION_ROUTES.get(req.method);
   if (!entry || (entry.need && !offers(server, entry.need, v))) {
-    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
+    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${quoted(req.method)}` }));
+  }
+  const maxInFlight = server.limits.maxInFlightPerSession;
+  if (session.inflight.size >= maxInFlight) {
+    return inbound.send(
+      errorResponse(req.id, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: more than ${maxInFlight} requests in flight on this session`,
+      }),
+    );
   }
   // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
   const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
@@ -234,16 +264,17 @@ export async function handleLegacyRequest(server: ServerServices, session: Sessi
     logLevel: session.logLevel ?? 'debug',
     asker: new SessionAsker(session, inbound, cancel),
   });
-  let response: JsonRpcResponse;
+  let response: JsonRpcResponse | undefined;
   try {
     response = resultResponse(req.id, asWireResult(entry.shape(v, await entry.run(server, session, params, ctx))));
   } catch (e) {
-    response = errorResponse(req.id, toWireError(e, v, server));
+    // A cancelled request gets no answer, so its failure (often the cancellation itself) is not one to report.
+    if (!cancel.aborted) response = errorResponse(req.id, toWireError(e, v, server));
   } finally {
     session.inflight.delete(req.id);
   }
   // cancellation.mdx: a cancelled request gets no response.
-  if (!cancel.aborted) inbound.send(response);
+  if (response !== undefined && !cancel.aborted) inbound.send(response);
 }
 
 export function handleLegacyNotification(session: Session, n: JsonRpcNotification): void {
@@ -255,7 +286,8 @@ export function handleLegacyNotification(session: Session, n: JsonRpcNotificatio
     case 'notifications/cancelled': {
       const id = params.requestId;
       if (typeof id === 'string' || typeof id === 'number') {
-        session.inflight.get(id)?.abort(new McpError(ErrorCode.InvalidRequest, String(params.reason ?? 'cancelled by client')));
+        const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by client';
+        session.inflight.get(id)?.abort(new McpError(ErrorCode.InvalidRequest, reason));
       }
       return;
     }

@@ -14,13 +14,13 @@ import {
   type RequestId,
 } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
-import type { DiscoverResult, InputRequest, InputRequiredResult, Meta, Result, SubscriptionFilter } from '../../protocol/types.js';
+import type { DiscoverResult, InputRequest, Meta, Result, SubscriptionFilter } from '../../protocol/types.js';
 import { LATEST_VERSION, type ModernVersion, type ProtocolVersion } from '../../protocol/versions.js';
 import type { Asker } from '../ask.js';
-import { Call } from '../call.js';
+import type { Call } from '../call.js';
 import { Cancellation, type InflightRegistry } from '../cancel.js';
 import type { CacheHint } from '../features/resources.js';
-import { isObject } from '../guards.js';
+import { isObject, isUri, quoted } from '../guards.js';
 import type { CacheableMethod, ServerServices } from '../services.js';
 import {
   shapeCallToolResult,
@@ -35,17 +35,14 @@ import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
 import { Subscription, type ListenServer } from './listen.js';
-import { BLOCKED, MrtrRound } from './mrtr.js';
-import type { RequestStateCodec } from './request-state.js';
+import { InputRequired, ROUND_ENDED, requestContext, withInput, type RoundServer } from './input-required.js';
 
 /** A request's params as they came off the wire. */
 type Params = Record<string, unknown>;
 type Capability = 'tools' | 'prompts' | 'resources' | 'completions';
 
 /** What the modern dispatcher reads from the server, beyond what both eras do. */
-export interface ModernDeps extends ServerServices, ListenServer {
-  /** Signs and verifies MRTR `requestState`. */
-  readonly codec: RequestStateCodec;
+export interface ModernDeps extends ServerServices, ListenServer, RoundServer {
   /** `{ serverInfo }` as a result `_meta`, built once. */
   readonly infoMeta: Meta;
   /** The configured cache hint of a cacheable result (server/utilities/caching.mdx). */
@@ -155,11 +152,6 @@ function completed(server: ModernDeps, entry: ModernRoute, v: ModernVersion, res
   return withServerInfo(server, shaped, entry.cacheHint?.(server, result), shaped.resultType === 'input_required' ? undefined : 'complete');
 }
 
-/** The end of an MRTR round: the handler is parked on asks the client must answer first. */
-class InputRequired {
-  constructor(readonly result: InputRequiredResult) {}
-}
-
 /**
  * -32042 does not exist in 2026-07-28 (basic/index.mdx §Error Codes): a handler that throws
  * `UrlElicitationRequiredError` gets an input_required round of URL elicitations instead;
@@ -199,114 +191,62 @@ export async function handleModernRequest(
     return inbound.send(errorResponse(req.id, toWireError(e, LATEST_VERSION, server)));
   }
   const params = req.params ?? NO_PARAMS;
+  // A channel that cancels by notification (stdio) holds its requests in flight; it has a limit.
+  if (inflight !== undefined && inflight.size >= server.limits.maxInFlightPerSession) {
+    return inbound.send(errorResponse(req.id, tooManyInFlight(server.limits.maxInFlightPerSession)));
+  }
   if (req.method === 'subscriptions/listen') return listen(server, req.id, params, env, inbound, inflight);
   const entry = MODERN_ROUTES.get(req.method);
   if (!entry || (entry.need && !(entry.need in server.capabilities(env.version)))) {
-    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${req.method}` }));
+    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${quoted(req.method)}` }));
   }
   const cancel = new Cancellation(inbound);
   inflight?.set(req.id, cancel);
-  let response: JsonRpcResponse;
+  let response: JsonRpcResponse | undefined;
   try {
     const outcome = entry.target
-      ? await withInput(server, req, params, env, inbound, cancel, entry)
+      ? await withInput(server, req, params, env, inbound, cancel, entry.target(params), entry.run)
       : await entry.run(server, params, requestContext(req, env, inbound, cancel, NO_ASKS));
     response = resultResponse(
       req.id,
       outcome instanceof InputRequired ? withServerInfo(server, outcome.result) : completed(server, entry, env.version, outcome),
     );
   } catch (e) {
-    let error = e;
-    if (entry.target && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
-      try {
-        response = resultResponse(req.id, urlRound(server, e, env));
-      } catch (refused) {
-        error = refused;
-      }
-    }
-    response ??= errorResponse(req.id, toWireError(error, env.version, server));
+    // A cancelled request gets no answer, so its failure (often the cancellation itself) is not one to report.
+    if (!cancelled(cancel)) response = failure(server, req, entry, env, e);
   } finally {
     inflight?.delete(req.id);
   }
   // A cancelled request gets no response; on HTTP its stream is gone anyway.
-  if (!cancel.aborted || cancel.reason === ROUND_ENDED) inbound.send(response);
+  if (response !== undefined && !cancelled(cancel)) inbound.send(response);
 }
 
-const ROUND_ENDED = Symbol('input_required');
+/** Cancelled by the client (or its stream closing), as opposed to a round that ended with `input_required`. */
+function cancelled(cancel: Cancellation): boolean {
+  return cancel.aborted && cancel.reason !== ROUND_ENDED;
+}
+
+function failure(server: ModernDeps, req: JsonRpcRequest, entry: ModernRoute, env: Envelope, e: unknown): JsonRpcResponse {
+  let error = e;
+  if (entry.target && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
+    try {
+      return resultResponse(req.id, urlRound(server, e, env));
+    } catch (refused) {
+      error = refused;
+    }
+  }
+  return errorResponse(req.id, toWireError(error, env.version, server));
+}
+
+/** The answer to one request too many on a channel (limits.maxInFlightPerSession). */
+function tooManyInFlight(max: number): { code: number; message: string } {
+  return { code: ErrorCode.InvalidRequest, message: `Invalid Request: more than ${max} requests in flight on this channel` };
+}
+
 const NO_ASKS: Asker = {
   ask: (method) =>
     Promise.reject(new McpError(ErrorCode.InternalError, `${method} can only be asked during tools/call, prompts/get or resources/read`)),
 };
-
-function requestContext(req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, asker: Asker): Call {
-  return new Call({
-    requestId: req.id,
-    era: 'modern',
-    version: env.version,
-    client: { info: env.clientInfo, capabilities: env.capabilities },
-    meta: env.meta,
-    sessionId: undefined,
-    inbound,
-    cancel,
-    logLevel: env.logLevel,
-    asker,
-  });
-}
-
-/**
- * What a `requestState` is bound to (mrtr.mdx §requestState integrity): the method, its target
- * and a digest of the arguments. Only needed when a state is verified or issued: most calls
- * never pay for the hash.
- */
-async function stateBinding(
-  server: ModernDeps,
-  req: JsonRpcRequest,
-  params: Params,
-  entry: ModernRoute,
-): Promise<{ m: string; t: string; d: string }> {
-  const argumentsBound = req.method === 'tools/call' || req.method === 'prompts/get';
-  return { m: req.method, t: String(entry.target?.(params) ?? ''), d: await server.codec.digest(argumentsBound ? params.arguments : null) };
-}
-
-/** Runs a method that may ask the client: the answers so far in, `input_required` out while some are missing (mrtr.mdx). */
-async function withInput(
-  server: ModernDeps,
-  req: JsonRpcRequest,
-  params: Params,
-  env: Envelope,
-  inbound: Inbound,
-  cancel: Cancellation,
-  entry: ModernRoute,
-): Promise<object | InputRequired> {
-  const known: Record<string, unknown> = {};
-  let lastAsked: string[] | undefined;
-  if (params.requestState !== undefined) {
-    const state = await server.codec.verify(params.requestState, await stateBinding(server, req, params, entry));
-    Object.assign(known, state.a);
-    lastAsked = state.k;
-  }
-  const responses = params.inputResponses;
-  if (responses !== undefined) {
-    if (!isObject(responses)) throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object keyed by input request');
-    // mrtr.mdx: unknown keys SHOULD be ignored; earlier rounds' answers come only from the signed state.
-    for (const [k, v] of Object.entries(responses)) if (!lastAsked || lastAsked.includes(k)) known[k] = v;
-  }
-  const round = new MrtrRound(known, env.capabilities);
-  const work = entry.run(server, params, requestContext(req, env, inbound, cancel, round));
-  if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
-  const finished = await round.outcome(work);
-  if (finished !== BLOCKED) return finished;
-  // The handler is parked on an ask: end the round and let it unwind.
-  cancel.abort(ROUND_ENDED);
-  const binding = await stateBinding(server, req, params, entry);
-  const requestState = await server.codec.sign({
-    ...binding,
-    x: Date.now() + server.codec.ttlMs,
-    a: round.used,
-    k: [...round.asked.keys()],
-  });
-  return new InputRequired({ resultType: 'input_required', inputRequests: round.inputRequests(), requestState });
-}
 
 /** subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends. */
 async function listen(
@@ -321,14 +261,36 @@ async function listen(
   if (!isObject(asked)) {
     return inbound.send(errorResponse(id, { code: ErrorCode.InvalidParams, message: 'subscriptions/listen needs params.notifications' }));
   }
+  const { maxListenStreams, maxListenUris } = server.limits;
+  if (server.hub.size >= maxListenStreams) {
+    return inbound.send(
+      errorResponse(id, {
+        code: ErrorCode.InternalError,
+        message: `Server busy: ${maxListenStreams} subscriptions/listen streams are open`,
+      }),
+    );
+  }
   const caps = server.capabilities(env.version);
   // Honour only what this server can deliver (subscriptions.mdx: the ack names the subset).
   const filter: SubscriptionFilter = {};
   if (asked.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true;
   if (asked.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true;
   if (asked.resourcesListChanged === true && caps.resources?.listChanged) filter.resourcesListChanged = true;
-  if (Array.isArray(asked.resourceSubscriptions) && caps.resources?.subscribe) {
-    filter.resourceSubscriptions = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+  const uris = asked.resourceSubscriptions;
+  if (Array.isArray(uris) && caps.resources?.subscribe) {
+    // Distinct URIs, at most maxListenUris: a stream holds them for its lifetime and the
+    // acknowledgement names them all, so the list is refused before anything is kept.
+    const distinct = new Set<string>();
+    for (const u of uris) {
+      // Only URIs: each is echoed in the acknowledgement and in every resources/updated.
+      if (!isUri(u)) continue;
+      distinct.add(u);
+      if (distinct.size > maxListenUris) {
+        const message = `subscriptions/listen: at most ${maxListenUris} distinct resourceSubscriptions per stream (got ${uris.length} entries)`;
+        return inbound.send(errorResponse(id, { code: ErrorCode.InvalidParams, message }));
+      }
+    }
+    filter.resourceSubscriptions = [...distinct];
   }
   await new Promise<void>((resolve) => new Subscription(server, id, filter, inbound, inflight, resolve).start());
 }

@@ -7,7 +7,7 @@ import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { META } from '../../protocol/meta.js';
 import { ALL_VERSIONS, MODERN_VERSIONS, isModernVersion, type ModernVersion } from '../../protocol/versions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
-import { isImplementation, isLoggingLevel, isObject } from '../guards.js';
+import { isImplementation, isLoggingLevel, isObject, quoted } from '../guards.js';
 
 export interface Envelope {
   readonly version: ModernVersion;
@@ -37,14 +37,14 @@ export function readEnvelope(params: Record<string, unknown> | undefined): Envel
     throw new McpError(ErrorCode.InvalidParams, `Missing _meta["${META.clientCapabilities}"] (send {} for none)`);
   }
   if (!isModernVersion(version)) {
-    throw new McpError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, {
+    throw new McpError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${quoted(version)}`, {
       supported: SUPPORTED_VERSIONS,
       requested: version,
     });
   }
   const level = m[META.logLevel];
   if (level !== undefined && !isLoggingLevel(level)) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid _meta["${META.logLevel}"]: ${JSON.stringify(level)}`);
+    throw new McpError(ErrorCode.InvalidParams, `Invalid _meta["${META.logLevel}"]: ${quoted(level)}`);
   }
   const info = m[META.clientInfo];
   return { version, capabilities, clientInfo: isImplementation(info) ? info : undefined, logLevel: level, meta: m };

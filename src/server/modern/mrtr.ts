@@ -4,7 +4,7 @@
  * handler is blocked (a macrotask after the first unanswered ask, so `Promise.all` of
  * several asks is one round), the call ends with `input_required`. The retry replays the
  * handler with the answers: this round's from `inputResponses`, earlier rounds' from the
- * signed `requestState`.
+ * sealed `requestState`.
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import type { ClientCapabilities, InputRequest } from '../../protocol/types.js';
@@ -31,8 +31,13 @@ export class MrtrRound implements Asker {
   private seq = 0;
   /** Unanswered asks of this round, by key (made on the first one: most calls ask nothing). */
   private pendingAsks: Map<string, PendingAsk> | undefined;
-  /** Answers the handler consumed, kept for the next round's state. */
-  readonly used: Record<string, unknown> = {};
+  /** Answers the handler consumed, kept for the next round's state (made on the first: most calls consume none). */
+  private consumed: Record<string, unknown> | undefined;
+
+  /** Answers the handler consumed, by key (the client's keys: a record without a prototype). */
+  get used(): Record<string, unknown> {
+    return (this.consumed ??= Object.create(null));
+  }
 
   get asked(): Map<string, PendingAsk> {
     return (this.pendingAsks ??= new Map());
@@ -40,10 +45,15 @@ export class MrtrRound implements Asker {
   private release: () => void = () => {};
   private scheduled = false;
 
-  /** `known`: the answers so far, by input key (earlier rounds' from the signed state, this round's from `inputResponses`). */
+  /**
+   * `known`: the answers so far, by input key (earlier rounds' from the sealed state, this
+   * round's from `inputResponses`), in a record without a prototype. `maxAsks`: the questions
+   * one round may ask (`limits.maxInputRequests`).
+   */
   constructor(
     private readonly known: Readonly<Record<string, unknown>>,
     private readonly capabilities: ClientCapabilities,
+    private readonly maxAsks: number,
   ) {}
 
   /** The handler's result, or BLOCKED once it is parked on unanswered asks. */
@@ -57,7 +67,7 @@ export class MrtrRound implements Asker {
   ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
     const key = options?.key ?? `${SHORT[method]}-${this.seq}`;
     this.seq++;
-    const answer = this.known[key];
+    const answer = Object.hasOwn(this.known, key) ? this.known[key] : undefined;
     if (isAnswer(method, answer)) {
       this.used[key] = answer;
       return Promise.resolve(answer);
@@ -73,6 +83,11 @@ export class MrtrRound implements Asker {
     if (this.asked.has(key)) {
       return Promise.reject(new McpError(ErrorCode.InternalError, `input key "${key}" was asked twice in one round`));
     }
+    if (this.asked.size >= this.maxAsks) {
+      return Promise.reject(
+        new McpError(ErrorCode.InternalError, `one input round may ask at most ${this.maxAsks} questions (limits.maxInputRequests)`),
+      );
+    }
     this.asked.set(key, { method, params });
     if (!this.scheduled) {
       this.scheduled = true;
@@ -83,7 +98,7 @@ export class MrtrRound implements Asker {
 
   /** The `inputRequests` of the `input_required` result (mrtr.mdx §InputRequiredResult). */
   inputRequests(): Record<string, InputRequest> {
-    const out: Record<string, InputRequest> = {};
+    const out: Record<string, InputRequest> = Object.create(null);
     for (const [key, r] of this.asked) out[key] = { method: r.method, params: { ...r.params } };
     return out;
   }

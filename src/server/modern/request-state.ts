@@ -1,97 +1,188 @@
 /**
- * Signed `requestState` for multi round-trip requests (basic/patterns/mrtr.mdx §requestState
- * integrity): HMAC-SHA256 over the payload, an expiry, and a binding to the originating
- * method, target and arguments, so any instance holding the keys can verify it and a
- * tampered, expired or replayed-elsewhere state is refused. The first key signs; every
- * key verifies, which is how keys rotate.
+ * Sealed `requestState` for multi round-trip requests (2026-07-28 basic/patterns/mrtr.mdx
+ * §Server Requirements items 4-5, §Security Considerations). The state carries the answers of
+ * earlier rounds, which may be personal (an e-mail address the user typed), so it is
+ * encrypted and authenticated with AES-256-GCM: the client can neither read nor change it.
+ * Inside are an expiry, the request it belongs to (method, target, a digest of the arguments),
+ * the client it was issued to (a digest of the authenticated principal when the transport
+ * knows one, else of the declared clientInfo and capabilities) and a random id that the retry
+ * claims in a `RequestStateStore`, so each state is accepted once.
+ *
+ * Keys are derived (HKDF-SHA-256) from the configured secrets: the first seals, every one
+ * opens, which is how secrets rotate. Web Crypto only (`crypto.subtle`): no `node:` import.
  */
-import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
 import { base64UrlToBytes, bytesToBase64Url } from '../../protocol/base64.js';
+import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
+import { InMemoryRequestStateStore, type RequestStateStore } from './request-state-store.js';
 
-export interface StatePayload {
-  /** Method and target (tool/prompt name or URI) the state belongs to. */
+/** What a state is bound to: the request it was issued for and the client it was issued to. */
+export interface StateBinding {
+  /** Method and target (tool or prompt name, URI). */
   m: string;
   t: string;
   /** Digest of the arguments. */
   d: string;
-  /** Expiry, ms since epoch. */
-  x: number;
+  /** Digest of the client: its authenticated principal, else its declared clientInfo and capabilities. */
+  c: string;
+}
+
+/** What a round leaves for the next one. */
+export interface RoundState {
   /** Answers of earlier rounds, by input key. */
   a: Record<string, unknown>;
   /** Keys asked in the round this state was issued with. */
   k: string[];
+  /** How many `input_required` rounds this request has had, this one included. */
+  r: number;
+}
+
+export interface StatePayload extends StateBinding, RoundState {
+  /** Expiry, ms since the epoch. */
+  x: number;
+  /** Random id, claimed once in the store. */
+  n: string;
 }
 
 export interface RequestStateOptions {
-  /** HMAC secrets; the first signs, all verify. Default: a random key per process. */
+  /**
+   * Secrets (strings or bytes) the sealing keys are derived from; the first seals, all open.
+   * Every instance that may receive a retry needs them. Default: a random key per process.
+   */
   secrets?: (string | Uint8Array)[];
   /** How long a state stays valid (default 10 minutes). */
   ttlMs?: number;
+  /**
+   * Where used states are recorded, so each is accepted once (default: an
+   * `InMemoryRequestStateStore` in this process). Instances behind one endpoint share one.
+   */
+  store?: RequestStateStore;
 }
 
 const enc = new TextEncoder();
-type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+const dec = new TextDecoder();
+/** The token's format version: `v1.` + base64url(iv ‖ AES-GCM ciphertext and tag). */
+const PREFIX = 'v1.';
+const IV_BYTES = 12;
+const SALT = enc.encode('janus-mcp requestState');
+const INFO = enc.encode('AES-256-GCM v1');
+
+type AesKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
+async function deriveKey(secret: string | Uint8Array): Promise<AesKey> {
+  const raw = typeof secret === 'string' ? enc.encode(secret) : secret;
+  const base = await crypto.subtle.importKey('raw', raw, 'HKDF', false, ['deriveKey']);
+  return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: SALT, info: INFO }, base, { name: 'AES-GCM', length: 256 }, false, [
+    'encrypt',
+    'decrypt',
+  ]);
+}
 
 export class RequestStateCodec {
-  private readonly keys: Promise<HmacKey[]>;
+  private readonly keys: Promise<AesKey[]>;
   readonly ttlMs: number;
+  readonly store: RequestStateStore;
 
   constructor(options: RequestStateOptions = {}) {
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
+    this.store = options.store ?? new InMemoryRequestStateStore();
     const secrets = options.secrets?.length ? options.secrets : [crypto.getRandomValues(new Uint8Array(32))];
-    this.keys = Promise.all(
-      secrets.map((s) =>
-        crypto.subtle.importKey('raw', typeof s === 'string' ? enc.encode(s) : s, { name: 'HMAC', hash: 'SHA-256' }, false, [
-          'sign',
-          'verify',
-        ]),
-      ),
-    );
+    for (const secret of secrets) {
+      if (!(typeof secret === 'string' || secret instanceof Uint8Array) || secret.length === 0) {
+        throw new JanusError('REGISTRATION', 'requestState.secrets must be non-empty strings or Uint8Arrays');
+      }
+    }
+    this.keys = Promise.all(secrets.map(deriveKey));
   }
 
   async digest(value: unknown): Promise<string> {
     return bytesToBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', enc.encode(canonicalJson(value ?? {}))))).slice(0, 22);
   }
 
-  async sign(payload: StatePayload): Promise<string> {
-    const body = bytesToBase64Url(enc.encode(JSON.stringify(payload)));
+  /** Seals the state of a round that ends with `input_required`, valid for `ttlMs` from now. */
+  async seal(binding: StateBinding, round: RoundState): Promise<string> {
+    const payload: StatePayload = {
+      ...binding,
+      ...round,
+      x: Date.now() + this.ttlMs,
+      n: bytesToBase64Url(crypto.getRandomValues(new Uint8Array(16))),
+    };
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const [key] = await this.keys;
-    const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key!, enc.encode(body)));
-    return `${body}.${bytesToBase64Url(sig)}`;
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key!, enc.encode(JSON.stringify(payload))));
+    const token = new Uint8Array(IV_BYTES + sealed.length);
+    token.set(iv);
+    token.set(sealed, IV_BYTES);
+    return PREFIX + bytesToBase64Url(token);
   }
 
-  /** Verifies and decodes; throws -32602 on any failure. */
-  async verify(state: unknown, expect: { m: string; t: string; d: string }): Promise<StatePayload> {
-    const bad = (why: string) => new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${why}`);
-    if (typeof state !== 'string') throw bad('must be a string');
-    const dot = state.indexOf('.');
-    if (dot <= 0) throw bad('malformed');
-    const body = state.slice(0, dot);
-    let sig: Uint8Array;
-    try {
-      sig = base64UrlToBytes(state.slice(dot + 1));
-    } catch {
-      throw bad('malformed signature');
-    }
-    let valid = false;
-    for (const key of await this.keys) {
-      if (await crypto.subtle.verify('HMAC', key, sig, enc.encode(body))) {
-        valid = true;
-        break;
-      }
-    }
-    if (!valid) throw bad('signature does not verify');
-    let payload: StatePayload;
-    try {
-      payload = JSON.parse(new TextDecoder().decode(base64UrlToBytes(body))) as StatePayload;
-    } catch {
-      throw bad('malformed payload');
-    }
-    if (payload.x < Date.now()) throw bad('expired');
-    if (payload.m !== expect.m || payload.t !== expect.t || payload.d !== expect.d) {
-      throw bad('issued for a different request');
-    }
+  /**
+   * Opens a state presented by a retry: authentic, unexpired, issued for this request and this
+   * client, and never presented before (it is claimed now). Throws -32602 otherwise.
+   */
+  async open(state: unknown, expect: StateBinding): Promise<StatePayload> {
+    const payload = await this.decrypt(state);
+    if (typeof payload.x !== 'number' || payload.x < Date.now()) throw bad('expired');
+    if (payload.m !== expect.m || payload.t !== expect.t || payload.d !== expect.d) throw bad('issued for a different request');
+    if (payload.c !== expect.c) throw bad('issued to a different client');
+    if (!(await this.store.claim(payload.n, payload.x))) throw bad('already used (each requestState is accepted once)');
     return payload;
   }
+
+  private async decrypt(state: unknown): Promise<StatePayload> {
+    if (typeof state !== 'string') throw bad('must be a string');
+    if (!state.startsWith(PREFIX)) throw bad('malformed');
+    let token: Uint8Array;
+    try {
+      token = base64UrlToBytes(state.slice(PREFIX.length));
+    } catch {
+      throw bad('malformed');
+    }
+    if (token.length <= IV_BYTES) throw bad('malformed');
+    const iv = token.subarray(0, IV_BYTES);
+    const sealed = token.subarray(IV_BYTES);
+    for (const key of await this.keys) {
+      let plain: ArrayBuffer;
+      try {
+        plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, sealed);
+      } catch {
+        continue; // another key sealed it, or it was changed
+      }
+      return parsePayload(plain);
+    }
+    throw bad('it does not verify (tampered, or sealed with a secret this server does not have)');
+  }
+}
+
+function bad(why: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${why}`);
+}
+
+/** The payload of an authentic state: written by `seal`, so only its shape is checked. */
+function parsePayload(plain: ArrayBuffer): StatePayload {
+  let value: unknown;
+  try {
+    value = JSON.parse(dec.decode(plain));
+  } catch {
+    throw bad('malformed payload');
+  }
+  if (!isPayload(value)) throw bad('malformed payload');
+  return value;
+}
+
+function isPayload(v: unknown): v is StatePayload {
+  if (typeof v !== 'object' || v === null) return false;
+  const p = v as Partial<Record<keyof StatePayload, unknown>>;
+  return (
+    typeof p.m === 'string' &&
+    typeof p.t === 'string' &&
+    typeof p.d === 'string' &&
+    typeof p.c === 'string' &&
+    typeof p.x === 'number' &&
+    typeof p.n === 'string' &&
+    typeof p.r === 'number' &&
+    typeof p.a === 'object' &&
+    p.a !== null &&
+    Array.isArray(p.k)
+  );
 }

@@ -1,0 +1,39 @@
+/**
+ * Which failures of a handler the model may read (DESIGN.md §Safe by default). A tool's
+ * unexpected errors are masked on the wire and reported in full to `onError`; only a
+ * `ToolError`, and the failures of the handler's own `ctx` calls to the client (a refused,
+ * unanswered or mismatched `ctx.elicit`, `ctx.sample`, `ctx.roots`, whose messages Janus
+ * writes), reach the model as they are.
+ */
+
+/**
+ * An error meant for the model: thrown in a tool handler, it becomes a tool result with
+ * `isError: true` and this message as its text, verbatim (2025-11-25 server/tools.mdx §Error
+ * Handling). Any other error a tool throws is masked and reported to the server's `onError`.
+ *
+ * ```ts
+ * if (!order) throw new ToolError(`No order ${id}. Use list_orders to see the open ones.`);
+ * ```
+ */
+export class ToolError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolError';
+  }
+}
+
+/** The message a tool's unexpected failure shows the model instead of its own. */
+export const TOOL_FAILED = 'The tool failed because of an internal error.';
+
+const fromContext = new WeakSet<object>();
+
+/** Marks an error thrown by a `ctx` call to the client as one whose message the model may read. */
+export function contextFailure(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null) fromContext.add(error);
+  return error;
+}
+
+/** A ToolError, or the failure of a `ctx` call to the client: the model may read its message. */
+export function isForModel(error: unknown): error is Error {
+  return error instanceof ToolError || (error instanceof Error && fromContext.has(error));
+}

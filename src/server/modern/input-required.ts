@@ -1,0 +1,134 @@
+/**
+ * Running a 2026-07-28 method that may ask the client (basic/patterns/mrtr.mdx: tools/call,
+ * prompts/get, resources/read): the answers so far go in, and while some are missing the call
+ * ends with `input_required` and a sealed `requestState` (request-state.ts) that the retry
+ * presents, once.
+ */
+import { ErrorCode, McpError } from '../../protocol/errors.js';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { InputRequiredResult } from '../../protocol/types.js';
+import type { Asker } from '../ask.js';
+import { Call } from '../call.js';
+import type { Cancellation } from '../cancel.js';
+import { isObject, setOwn } from '../guards.js';
+import type { ResolvedLimits } from '../limits.js';
+import type { Inbound } from '../transport-seam.js';
+import type { Envelope } from './envelope.js';
+import { BLOCKED, MrtrRound } from './mrtr.js';
+import type { RequestStateCodec, StateBinding } from './request-state.js';
+
+/** A request's params as they came off the wire. */
+type Params = Record<string, unknown>;
+
+/** What a round needs of the server. */
+export interface RoundServer {
+  /** Seals and opens MRTR `requestState`. */
+  readonly codec: RequestStateCodec;
+  readonly limits: ResolvedLimits;
+}
+
+/** The end of an MRTR round: the handler is parked on asks the client must answer first. */
+export class InputRequired {
+  constructor(readonly result: InputRequiredResult) {}
+}
+
+/** The cancellation reason of a round that ended with `input_required` (its answer is still sent). */
+export const ROUND_ENDED = Symbol('input_required');
+
+export function requestContext(req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, asker: Asker): Call {
+  return new Call({
+    requestId: req.id,
+    era: 'modern',
+    version: env.version,
+    client: { info: env.clientInfo, capabilities: env.capabilities },
+    meta: env.meta,
+    sessionId: undefined,
+    inbound,
+    cancel,
+    logLevel: env.logLevel,
+    asker,
+  });
+}
+
+/**
+ * What a `requestState` is bound to (mrtr.mdx §Server Requirements item 5): the method, its
+ * target and a digest of the arguments; and the client. Who the client is, the server can
+ * only verify through authentication: the transport's `principal` when it has one. Without
+ * one, the state is bound to what the request declares (clientInfo and capabilities), which
+ * keeps a state from serving another kind of client by mistake but is no proof of identity:
+ * there, single use and encryption are what protect it. Only computed when a state is opened
+ * or sealed: most calls never pay for the hashes.
+ */
+async function stateBinding(
+  codec: RequestStateCodec,
+  req: JsonRpcRequest,
+  params: Params,
+  target: unknown,
+  env: Envelope,
+  inbound: Inbound,
+): Promise<StateBinding> {
+  const argumentsBound = req.method === 'tools/call' || req.method === 'prompts/get';
+  const principal = inbound.principal;
+  const client =
+    principal !== undefined
+      ? { principal }
+      : { info: env.clientInfo ? { name: env.clientInfo.name, version: env.clientInfo.version } : null, capabilities: env.capabilities };
+  const [d, c] = await Promise.all([codec.digest(argumentsBound ? params.arguments : null), codec.digest(client)]);
+  // A target that is not a string is refused by the feature; it binds to nothing.
+  return { m: req.method, t: typeof target === 'string' ? target : '', d, c };
+}
+
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
+
+/** The retry's `inputResponses`, checked before its state is claimed, so a malformed retry does not use it up. */
+function inputResponses(params: Params): Record<string, unknown> | undefined {
+  const responses = params.inputResponses;
+  if (responses === undefined) return undefined;
+  if (!isObject(responses)) throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object keyed by input request');
+  return responses;
+}
+
+/** Runs `run` with the answers so far; `input_required` while some are missing (mrtr.mdx §Basic Workflow). */
+export async function withInput<S extends RoundServer>(
+  server: S,
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  target: unknown,
+  run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
+): Promise<object | InputRequired> {
+  const codec = server.codec;
+  const responses = inputResponses(params);
+  let known = NO_ANSWERS; // most calls carry none: nothing to allocate
+  let lastAsked: string[] | undefined;
+  let rounds = 0;
+  if (params.requestState !== undefined || responses !== undefined) {
+    // Keyed by the client's strings: no prototype, so `__proto__` or `toString` is an ordinary key.
+    const answers: Record<string, unknown> = Object.create(null);
+    if (params.requestState !== undefined) {
+      const state = await codec.open(params.requestState, await stateBinding(codec, req, params, target, env, inbound));
+      Object.assign(answers, state.a);
+      lastAsked = state.k;
+      rounds = state.r;
+    }
+    // mrtr.mdx: unknown keys SHOULD be ignored; earlier rounds' answers come only from the sealed state.
+    for (const [k, v] of Object.entries(responses ?? {})) if (!lastAsked || lastAsked.includes(k)) setOwn(answers, k, v);
+    known = answers;
+  }
+  const round = new MrtrRound(known, env.capabilities, server.limits.maxInputRequests);
+  const work = run(server, params, requestContext(req, env, inbound, cancel, round));
+  if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
+  const finished = await round.outcome(work);
+  if (finished !== BLOCKED) return finished;
+  // The handler is parked on an ask: end the round and let it unwind.
+  cancel.abort(ROUND_ENDED);
+  const max = server.limits.maxInputRounds;
+  if (rounds >= max) {
+    throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: ${req.method} needs more than ${max} input rounds (the server's limit)`);
+  }
+  const binding = await stateBinding(codec, req, params, target, env, inbound);
+  const requestState = await codec.seal(binding, { a: round.used, k: [...round.asked.keys()], r: rounds + 1 });
+  return new InputRequired({ resultType: 'input_required', inputRequests: round.inputRequests(), requestState });
+}
