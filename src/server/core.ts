@@ -119,21 +119,23 @@ export class Core implements ServerCore {
     }
   }
 
-  /** JSON-RPC batches exist only in 2025-03-26 (README §2.1); initialize is never batched. */
+  /**
+   * JSON-RPC batches exist only in 2025-03-26 (README §2.1); initialize is never batched. A
+   * batch is that revision's framing, so its items are dispatched on the legacy wire, on every
+   * transport: a 2026-07-28 method in one is unknown there, as it is over HTTP, and a
+   * `subscriptions/listen` cannot hold the batch's other answers back.
+   */
   private async handleBatch(batch: unknown[], inbound: Inbound): Promise<void> {
     const v = sessionOf(inbound)?.protocolVersion;
     const allowed = batch.length > 0 && v !== undefined && revision(v).transport.batches && !batch.some(isInitialize);
     if (!allowed) {
-      return inbound.send(errorResponse(null, { code: ErrorCode.InvalidRequest, message: BATCHES_REFUSED }));
+      // Refused as a whole: one error object, not an array (JSON-RPC 2.0 §6).
+      const refusal = errorResponse(null, { code: ErrorCode.InvalidRequest, message: BATCHES_REFUSED });
+      return inbound.refuseBatch ? inbound.refuseBatch(refusal) : inbound.send(refusal);
     }
-    const answering = (m: unknown, channel: Inbound) => this.handleOne(m, channel).catch((e: unknown) => this.answerAnyway(m, channel, e));
-    if (!inbound.sendBatch) {
-      await Promise.all(batch.map((m) => answering(m, inbound)));
-      return;
-    }
-    const collecting = new BatchInbound(inbound);
-    await Promise.all(batch.map((m) => answering(m, collecting)));
-    if (collecting.responses.length) inbound.sendBatch(collecting.responses);
+    const items = new BatchInbound(inbound);
+    await Promise.all(batch.map((m) => this.handleOne(m, items).catch((e: unknown) => this.answerAnyway(m, items, e))));
+    if (items.responses.length) inbound.sendBatch!(items.responses);
   }
 
   publish(event: ServerEvent): void {
@@ -212,9 +214,15 @@ function isInitialize(message: unknown): boolean {
   return typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize';
 }
 
-/** A batch's channel: its responses are collected into one array; its notifications (progress, logs) still go out as they happen. */
+/**
+ * A batch item's channel: on the legacy wire (see handleBatch). Where the transport takes a
+ * batch's answers as one array (`sendBatch`), its responses are collected; its notifications
+ * (progress, logs) still go out as they happen. Else each response goes out as it is ready
+ * and the transport assembles the array itself (HTTP).
+ */
 class BatchInbound implements Inbound {
   readonly responses: JsonRpcMessage[] = [];
+  readonly wire = 'legacy';
   constructor(private readonly channel: Inbound) {}
   get transport(): Inbound['transport'] {
     return this.channel.transport;
@@ -225,14 +233,11 @@ class BatchInbound implements Inbound {
   get session(): Inbound['session'] {
     return this.channel.session;
   }
-  get wire(): Inbound['wire'] {
-    return this.channel.wire;
-  }
   get principal(): Inbound['principal'] {
     return this.channel.principal;
   }
   send(message: JsonRpcMessage): void {
-    if ('method' in message) this.channel.send(message);
+    if ('method' in message || !this.channel.sendBatch) this.channel.send(message);
     else this.responses.push(message);
   }
   closeStream(): void {

@@ -62,6 +62,12 @@ export interface Inbound {
    */
   sendBatch?(responses: JsonRpcMessage[]): void;
   /**
+   * Answers a batch refused as a whole (not allowed on this revision, empty, or holding
+   * `initialize`) with its one error object (JSON-RPC 2.0 §6). A transport that assembles a
+   * batch's answers from `send` has it, to tell this from an array of one; absent: `send`.
+   */
+  refuseBatch?(error: JsonRpcMessage): void;
+  /**
    * Who sent this payload, when the transport authenticated them (an OAuth subject, an API
    * key's owner): a stable identifier, never a secret. A 2026-07-28 `requestState` is bound
    * to it, so another principal cannot present it (mrtr.mdx §Server Requirements item 5).

@@ -4,7 +4,7 @@
  * known-failures.test.ts replays each entry's reproducer and fails once it passes, so a fixed
  * bug cannot stay listed (remove the entry and its family joins the main properties).
  */
-import { type LegacyRevision, META_CAPS, META_VERSION, MODERN } from '../support/common.js';
+import type { LegacyRevision } from '../support/common.js';
 import type { Weights } from './plan.js';
 
 export interface KnownFailure {
@@ -18,26 +18,7 @@ export interface KnownFailure {
   readonly reproducer: { readonly session: LegacyRevision | undefined; readonly text: string };
 }
 
-/** A valid 2026-07-28 `_meta` as JSON text. */
-const MODERN_META = `{"${META_VERSION}":"${MODERN}","${META_CAPS}":{}}`;
-
-export const KNOWN_FAILURES: readonly KnownFailure[] = [
-  {
-    family: 'batch/listen',
-    transports: ['stdio'],
-    why: 'on a 2025-03-26 stdio session, a batch holding a 2026-07-28 subscriptions/listen never answers its other requests: Core.handleBatch waits for every item, and a listen settles only when its stream ends (src/server/core.ts); refusing listen in a batch, or not waiting for it, would do',
-    reproducer: {
-      session: '2025-03-26',
-      text: `[{"jsonrpc":"2.0","id":"known-batch-ping","method":"ping"},{"jsonrpc":"2.0","id":"known-batch-listen","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":${MODERN_META}}}]`,
-    },
-  },
-  {
-    family: 'batch/unreadable-ids',
-    transports: ['http'],
-    why: 'on a 2025-03-26 session over HTTP, a batch whose one answer is an error without id (`[{}]`) is answered with a lone error object instead of an array of one (JSON-RPC 2.0 §6): PostResponder.settled() takes it for a batch refused as a whole (src/transports/http/responder.ts)',
-    reproducer: { session: '2025-03-26', text: '[{}]' },
-  },
-];
+export const KNOWN_FAILURES: readonly KnownFailure[] = [];
 
 /** Properties outside the frame families that still fail; the same rule: the list only shrinks. */
 export const KNOWN_PROPERTY_FAILURES: ReadonlyArray<{ readonly property: string; readonly why: string }> = [

@@ -131,10 +131,16 @@ export class HttpPeer {
   check(value: unknown): string | undefined {
     const v = wireValidator();
     let revision = this.revision;
-    const first = (Array.isArray(value) ? value[0] : value) as Msg | undefined;
     // An error whose request id could not be known has no valid shape before 2025-11-25 (those
-    // schemas require an id and allow no null); 2025-11-25 first spells it by omission.
-    if (!Array.isArray(value) && first && 'error' in first && first.id === undefined && revision < '2025-11-25') revision = '2025-11-25';
+    // schemas require an id and allow no null); 2025-11-25 first spells it by omission. In a
+    // batch, such an item is checked on its own that way, the rest as the batch.
+    const unknownId = (m: unknown) => m !== null && typeof m === 'object' && 'error' in m && (m as Msg).id === undefined;
+    if (Array.isArray(value) && revision < '2025-11-25' && value.some(unknownId)) {
+      const rest = value.filter((m) => !unknownId(m));
+      const problem = value.filter(unknownId).reduce<string | undefined>((found, m) => found ?? this.check(m), undefined);
+      return problem ?? (rest.length > 0 ? this.check(rest) : undefined);
+    }
+    if (!Array.isArray(value) && unknownId(value) && revision < '2025-11-25') revision = '2025-11-25';
     const errors = v.checkServerMessage(revision, value, { requestMethod: (id) => (id === undefined ? undefined : this.#sent.get(id)) });
     if (errors.length === 0) return undefined;
     const text = `schema [${revision}]: ${errors.join('; ')} in ${truncateJson(value)}`;

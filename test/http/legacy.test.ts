@@ -320,7 +320,7 @@ describe('JSON-RPC batches (2025-03-26 only)', () => {
     );
   });
 
-  it('other sessions get the single -32600 error the core sends', async () => {
+  it('other sessions get the single -32600 error the core refuses the batch with', async () => {
     const sid = await initialize(srv.url);
     const r = await post(srv.url, [req('a', {}, 1)], sessionHeaders(sid));
     assert.equal(r.status, 200);

@@ -91,8 +91,8 @@ export class FakeCore implements ServerCore {
     if (Array.isArray(payload)) {
       const v = (inbound.session as FakeSession | undefined)?.protocolVersion;
       if (v !== '2025-03-26') {
-        inbound.send(errorResponse(null, { code: -32600, message: 'batches are not supported' }));
-        return;
+        const refusal = errorResponse(null, { code: -32600, message: 'batches are not supported' });
+        return inbound.refuseBatch ? inbound.refuseBatch(refusal) : inbound.send(refusal);
       }
       for (const m of payload) {
         const c = classify(m);

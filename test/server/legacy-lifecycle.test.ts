@@ -100,6 +100,22 @@ test('batches are answered on 2025-03-26: one response per request, none for not
   });
 });
 
+test('a batch is 2025-03-26 framing: a 2026-07-28 subscriptions/listen in one is an unknown method and holds back none of the other answers', async () => {
+  await withPeer(async (peer) => {
+    await handshake(peer, '2025-03-26');
+    const [p, l] = [peer.id(), peer.id()];
+    peer.sendRaw([
+      { jsonrpc: '2.0', id: p, method: 'ping' },
+      { jsonrpc: '2.0', id: l, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } },
+    ]);
+    const [rp, rl] = await Promise.all([peer.expectResponse(p), peer.expectResponse(l)]);
+    assert.deepStrictEqual(rp, { jsonrpc: '2.0', id: p, result: {} });
+    assert.equal(rl!.error?.code, -32601);
+    const frame = peer.received.find((v) => Array.isArray(v)) as Array<{ id?: unknown }> | undefined;
+    assert.deepStrictEqual(frame?.map((m) => m.id).sort(), [p, l].sort(), 'one array holds both answers');
+  });
+});
+
 test('batches are refused with one -32600 on every revision but 2025-03-26, and before initialize (README §2.1)', async () => {
   for (const v of ['2024-11-05', '2025-06-18', '2025-11-25', undefined]) {
     await withPeer(async (peer) => {

@@ -149,6 +149,19 @@ export class PostResponder implements Inbound, DisconnectListener {
     if (final) this.#finishStream();
   }
 
+  /** A batch refused as a whole: its one error object is the answer, not an array (JSON-RPC 2.0 §6). */
+  refuseBatch(error: JsonRpcMessage): void {
+    if (this.#state === 'pending' && (this.#accepts.json || !this.#accepts.sse || this.#gone)) {
+      this.#state = 'done';
+      this.#writeJson(200, error, NO_HEADERS);
+      return;
+    }
+    if (this.#state === 'done') return;
+    if (this.#state === 'pending') this.#startSse(); // an SSE-only client
+    this.#channel!.send(error);
+    this.#finishStream();
+  }
+
   /**
    * Seed 004: list changes this session missed (no GET stream was open) are announced again on
    * its response streams, before the final response, until it fetches the list. A JSON answer
@@ -216,9 +229,7 @@ export class PostResponder implements Inbound, DisconnectListener {
     if (this.#initializing) this.#completeInit();
     const batch = this.#batch;
     if (batch !== undefined && batch.length > 0) {
-      // A batch refused as a whole gets one error object (JSON-RPC 2.0 §6), else an array.
-      const single = batch.length === 1 && isErrorResponse(batch[0]!) && (batch[0].id === undefined || batch[0].id === null);
-      this.#writeJson(200, single ? batch[0] : batch, NO_HEADERS);
+      this.#writeJson(200, batch, NO_HEADERS);
       return;
     }
     // Notifications/responses accepted: 202 (transports §Sending Messages item 4).
@@ -255,18 +266,24 @@ export class PostResponder implements Inbound, DisconnectListener {
   }
 
   #replyJson(message: JsonRpcResponse): void {
+    // Serialized before anything changes: if that throws, the core answers -32603 instead.
+    const text = JSON.stringify(message);
     this.#state = 'done';
     let headers = NO_HEADERS;
     if (this.#initializing) this.#completeInit((headers = {}));
     const status = isErrorResponse(message) ? statusForError(this.#wire, message.error.code) : 200;
-    this.#writeJson(status, message, headers);
+    this.#writeText(status, text, headers);
   }
 
   #writeJson(status: number, body: unknown, headers: HeaderMap): void {
+    this.#writeText(status, JSON.stringify(body), headers);
+  }
+
+  #writeText(status: number, text: string, headers: HeaderMap): void {
     if (!this.#ex.open) return;
     // The shared header object is never mutated by the adapters; copy only to add to it.
     const all = headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers };
-    this.#ex.respond(status, all, JSON.stringify(body));
+    this.#ex.respond(status, all, text);
   }
 
   #startSse(): void {
