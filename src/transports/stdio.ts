@@ -69,11 +69,12 @@ export class StdioTransport implements Transport {
       },
       () => handlers.onParseError?.(new Error(`line longer than ${this.maxLineBytes} bytes`)),
     );
-    this.input.setEncoding('utf8');
-    this.on(this.input, 'data', (chunk: string) => {
+    // Bytes, not text: the line limit counts bytes (a stream given an encoding still works).
+    this.on(this.input, 'data', (data: Buffer | string) => {
+      const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
       // A chunk of several messages is a burst: coalesce its answers into one write. A lone
       // message (a sequential peer) is answered with an immediate write instead.
-      this.burst = chunk.indexOf('\n') !== chunk.length - 1;
+      this.burst = chunk.indexOf(0x0a) !== chunk.length - 1;
       decoder.push(chunk);
     });
     // EOF means the peer is done sending; replies to what it already sent may still go out.

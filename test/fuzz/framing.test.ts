@@ -39,7 +39,7 @@ const line: fc.Arbitrary<Line> = fc.oneof(
     arbitrary: fc
       .jsonValue({ maxDepth: 3 })
       .map((v) => JSON.stringify(v))
-      .filter((text) => text.length <= MAX_LINE)
+      .filter((text) => Buffer.byteLength(text) <= MAX_LINE)
       .map((text): Line => ({ kind: 'json', text })),
   },
   {
