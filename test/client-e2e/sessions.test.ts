@@ -103,6 +103,42 @@ test("three calls that meet the same expired session share one re-initialize; cl
   assert.equal(reinits, 1, 'one re-initialize, not one per call');
 });
 
+test('a call made while the re-initialize is under way waits for the new session: nothing goes out without Mcp-Session-Id', async (t) => {
+  const s = await serveFixture();
+  t.after(() => s.close());
+  const rec = recordingFetch();
+  let late: Promise<unknown> | undefined;
+  let lateCall: (() => Promise<unknown>) | undefined;
+  // Holds the re-initialize until the late call has gone out, or has had every chance to.
+  const gated: typeof fetch = async (input, init) => {
+    const reinit = lateCall !== undefined && typeof init?.body === 'string' && init.body.includes('"method":"initialize"');
+    if (!reinit) return rec.fetch(input, init);
+    const mark = rec.log.length;
+    late = lateCall!();
+    late.catch(() => {}); // awaited below
+    lateCall = undefined;
+    for (let turn = 0; turn < 20 && rec.log.length === mark; turn++) await new Promise((r) => setImmediate(r));
+    return rec.fetch(input, init);
+  };
+  const client = await connect(s.url, { protocolVersion: '2025-11-25', fetch: gated });
+  try {
+    await client.listTools();
+    const first = sessionOf(rec)!;
+    await expire(s.url, first);
+    const mark = rec.log.length;
+    lateCall = () => client.callTool('echo', { text: 'late' });
+    assert.equal(textOf(await client.callTool('echo', { text: 'early' })), 'echo: early');
+    assert.ok(late, 'the re-initialize was never sent');
+    assert.equal(textOf((await late) as Parameters<typeof textOf>[0]), 'echo: late');
+    const posts = rec.log.slice(mark).filter((e) => e.method === 'POST' && e.body?.method !== 'initialize');
+    const without = posts.filter((e) => e.headers['mcp-session-id'] === undefined).map((e) => e.body?.method);
+    assert.deepEqual(without, [], 'requests sent without a session id');
+    assert.equal(rec.posts('initialize').length, 2, 'one re-initialize');
+  } finally {
+    await client.close();
+  }
+});
+
 test('after a transparent re-initialize the logLevel option still holds: logging/setLevel is sent on the new session too', async (t) => {
   const s = await serveFixture();
   t.after(() => s.close());

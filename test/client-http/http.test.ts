@@ -179,23 +179,28 @@ test('session: Mcp-Session-Id from the initialize reply goes back on every reque
   );
 });
 
-test('404 to a request carrying the session id: ChannelError 404 and the session is cleared (§Session Management 4)', async () => {
+test('404 to a request carrying the session id: ChannelError 404 and the session is cleared (§Session Management 4); until a new initialize, requests fail the same way unsent, never without the id', async () => {
   let gone = false;
   await withServer(
     (_req, res, seen) => {
       const m = JSON.parse(seen.body);
-      if (m.method === 'initialize') return json(res, 200, ok(m.id), { 'mcp-session-id': 'old' });
+      if (m.method === 'initialize') return json(res, 200, ok(m.id), { 'mcp-session-id': gone ? 'new' : 'old' });
       if (gone && seen.headers['mcp-session-id'] === 'old')
         return json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
       return json(res, 200, ok(m.id));
     },
     async (mock, channel) => {
+      const expired = (e: unknown) => e instanceof ChannelError && e.status === 404;
       await channel.request(request(1, 'initialize'));
       gone = true;
-      await assert.rejects(channel.request(request(2, 'tools/list')), (e: unknown) => e instanceof ChannelError && e.status === 404);
+      await assert.rejects(channel.request(request(2, 'tools/list')), expired);
       assert.equal(channel.sessionId, undefined);
-      await channel.request(request(3, 'tools/list'));
-      assert.equal(mock.seen[2]!.headers['mcp-session-id'], undefined);
+      await assert.rejects(channel.request(request(3, 'tools/list')), expired);
+      assert.equal(mock.seen.length, 2, 'nothing sent without the session id');
+      await channel.request(request(4, 'initialize'));
+      assert.equal(mock.seen[2]!.headers['mcp-session-id'], undefined, 'a new initialize carries no stale id');
+      await channel.request(request(5, 'tools/list'));
+      assert.equal(mock.seen[3]!.headers['mcp-session-id'], 'new');
     },
   );
 });

@@ -73,6 +73,12 @@ export class HttpChannel implements ClientChannel {
   readonly kind = 'http' as const;
   private handlers: ChannelHandlers | undefined;
   private session: string | undefined;
+  /**
+   * The server forgot our session (404) and no initialize has replaced it yet: a legacy request
+   * made meanwhile fails as expired too, so it waits for the new session and is retried, instead
+   * of going out without `Mcp-Session-Id` (which the server refuses).
+   */
+  private lost = false;
   private legacyVersion: LegacyVersion | undefined;
   private readonly pending = new PendingRequests<JsonRpcResponse>();
   /** Every live fetch or stream we started outside a request (aborted on close). */
@@ -275,15 +281,17 @@ export class HttpChannel implements ClientChannel {
   private async expired(sent: string, res: Response): Promise<HttpChannelError> {
     if (this.session === sent) {
       this.session = undefined;
+      this.lost = true;
       this.endSession();
     }
     const body = await readText(res, this.maxBytes);
-    return new HttpChannelError('the session expired (HTTP 404): initialize again', 404, body, res.headers);
+    return sessionExpired(body, res.headers);
   }
 
   private async post(request: JsonRpcRequest, options: SendOptions, op: Op): Promise<void> {
     // A (re-)initialize starts a new session: it carries neither the old id nor its version.
     const initialize = request.method === 'initialize';
+    if (this.lost && !initialize && !isModernRequest(request)) throw sessionExpired('', new Headers());
     const sent = initialize ? undefined : this.session;
     const headers = this.headers('post', options.headers, !initialize);
     const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(request), signal: op.signal, redirect: 'manual' };
@@ -297,6 +305,7 @@ export class HttpChannel implements ClientChannel {
     }
     if (op.settled) return discard(res);
     if (!res.ok) return this.failed(res, request, sent, op);
+    if (initialize) this.lost = false;
     const session = res.headers.get('mcp-session-id');
     if (session && (initialize || this.session === undefined)) {
       if (this.session !== session) this.endSession();
@@ -353,4 +362,8 @@ export class HttpChannel implements ClientChannel {
     }
     this.handlers?.onMessage(message);
   }
+}
+
+function sessionExpired(body: string, headers: Headers): HttpChannelError {
+  return new HttpChannelError('the session expired (HTTP 404): initialize again', 404, body, headers);
 }
