@@ -30,7 +30,8 @@ export interface ServerLimits {
   /**
    * Distinct URIs in one listen stream's `resourceSubscriptions` (default 1,000); a longer
    * list is answered -32602 (HTTP 400), so no stream holds, or echoes in its
-   * acknowledgement, more than this.
+   * acknowledgement, more than this. A legacy session may hold as many `resources/subscribe`
+   * subscriptions; one more is answered -32602.
    */
   maxListenUris?: number;
   /**

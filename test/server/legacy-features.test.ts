@@ -214,6 +214,46 @@ test('sampling and elicitation answers reach the handler; 2025-11-25 form elicit
   });
 });
 
+test('a server-to-client request the server gives up on is cancelled with notifications/cancelled (lifecycle.mdx §Timeouts)', async () => {
+  await session('2025-11-25', { elicitation: {} }, async (peer) => {
+    // Given up because the tool call it serves was cancelled by the client:
+    const id = peer.id();
+    peer.sendRaw({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'who', arguments: {} } });
+    const ask = await peer.next((m) => m.method === 'elicitation/create');
+    peer.notify('notifications/cancelled', { requestId: id, reason: 'user' });
+    const told = await peer.next((m) => m.method === 'notifications/cancelled');
+    assert.equal(told.params.requestId, ask.id);
+    assert.equal(typeof told.params.reason, 'string');
+    // A late answer to it changes nothing and the session goes on.
+    peer.respond(ask.id, { action: 'decline' });
+    assert.equal((await tool(peer, 'add_one', { a: 1 })).result.structuredContent.sum, 2);
+    await peer.assertNone((m) => m.id === id, 'a response to the cancelled call');
+  });
+});
+
+test('a server-to-client request that times out is cancelled with notifications/cancelled, and the tool sees the timeout', async () => {
+  const server = createServer({ name: 'asks', version: '1.0.0' });
+  server.tool('impatient', async (_a, ctx) => {
+    try {
+      await ctx.elicit({ message: 'Quick?', requestedSchema: { type: 'object', properties: {} } }, { timeoutMs: 50 });
+      return 'answered';
+    } catch (e) {
+      return `gave up: ${(e as Error).message}`;
+    }
+  });
+  await withMemoryPeer(
+    server,
+    async (peer) => {
+      const call = tool(peer, 'impatient');
+      const ask = await peer.next((m) => m.method === 'elicitation/create');
+      const told = await peer.next((m) => m.method === 'notifications/cancelled');
+      assert.equal(told.params.requestId, ask.id);
+      assert.match((await call).result.content[0].text, /gave up: elicitation\/create: no answer from the client within 50 ms/);
+    },
+    { revision: '2025-11-25', handshake: { elicitation: {} } },
+  );
+});
+
 /** The call failed (protocol error or tool error) without the server asking the client. */
 async function refusedWithoutAsking(peer: MemoryPeer, name: string, method: string): Promise<void> {
   const r = await tool(peer, name);

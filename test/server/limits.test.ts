@@ -2,7 +2,8 @@
  * The server's own limits (`createServer({ limits })`, DESIGN.md §Safe by default): each has a
  * documented default and a clear error when reached.
  * - listen streams per server (20,000; -32603) and distinct URIs per stream (1,000; -32602,
- *   HTTP 400), so no stream holds or echoes a huge list (subscriptions.mdx §Acknowledgment);
+ *   HTTP 400), so no stream holds or echoes a huge list (subscriptions.mdx §Acknowledgment),
+ *   and as many resources/subscribe subscriptions per legacy session;
  * - requests in flight per legacy session and per message channel (1,000; -32600);
  * - server-to-client requests waiting on one session (100; the ask throws, a tool error);
  * - questions per MRTR round (16; -32603) and rounds per request (16; -32600) (mrtr.mdx).
@@ -11,7 +12,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createServer, JanusError, type Server, type ServerLimits } from '../../src/server/index.js';
 import { MODERN, type Msg } from '../support/common.js';
-import { modernMeta, withMemoryPeer, type MemoryPeer } from '../support/peer.js';
+import { handshake, modernMeta, withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 import { deferred } from '../support/wait.js';
 import { HttpPeer, serve } from '../http-e2e/support.js';
 
@@ -57,6 +58,20 @@ test('listen: up to maxListenUris distinct URIs are honoured, duplicates counted
     },
     { revision: MODERN },
   );
+});
+
+test('legacy resources/subscribe: a session holds at most maxListenUris subscriptions; one more is -32602, an unsubscribe makes room', async () => {
+  await withMemoryPeer(limitedServer({ maxListenUris: 3 }), async (peer) => {
+    await handshake(peer, '2025-11-25');
+    for (const uri of ['test://a', 'test://b', 'test://c', 'test://a']) {
+      assert.deepEqual((await peer.request('resources/subscribe', { uri })).result, {}, uri);
+    }
+    const over = await peer.request('resources/subscribe', { uri: 'test://d' });
+    assert.equal(over.error?.code, -32602);
+    assert.match(over.error.message, /at most 3 resources per session/);
+    assert.deepEqual((await peer.request('resources/unsubscribe', { uri: 'test://a' })).result, {});
+    assert.deepEqual((await peer.request('resources/subscribe', { uri: 'test://d' })).result, {});
+  });
 });
 
 test('listen: the server holds at most maxListenStreams streams; one more is -32603, and a closed one makes room', async () => {

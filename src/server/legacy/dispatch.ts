@@ -58,11 +58,23 @@ const asIs = <R extends Result>(_v: LegacyVersion, result: R): R => result;
 function subscription(add: boolean): SessionRoute {
   return route({
     need: 'resources',
-    run: (_server, session, params) => {
+    run: (server, session, params) => {
       const uri = params.uri;
       if (!isUri(uri)) throw new McpError(ErrorCode.InvalidParams, 'uri must be a URI (RFC 3986)');
-      if (add) (session.subscriptions ??= new Set()).add(uri);
-      else session.subscriptions?.delete(uri);
+      if (!add) {
+        session.subscriptions?.delete(uri);
+        return EMPTY;
+      }
+      // A session holds its subscriptions for its lifetime: as many as one listen stream may.
+      const subscriptions = (session.subscriptions ??= new Set());
+      const max = server.limits.maxListenUris;
+      if (!subscriptions.has(uri) && subscriptions.size >= max) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `resources/subscribe: at most ${max} resources per session; unsubscribe from one first`,
+        );
+      }
+      subscriptions.add(uri);
       return EMPTY;
     },
     shape: asIs,

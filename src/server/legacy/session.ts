@@ -83,8 +83,7 @@ export class Session implements LegacySession {
       throw new JanusError('PROTOCOL', `${method} not sent: ${this.maxPending} requests to the client are already waiting for an answer`);
     }
     const id = this.outbound.nextId();
-    // No onCancel yet: giving up (abort, timeout) sends the client nothing, where
-    // lifecycle.mdx §Timeouts says the sender SHOULD send notifications/cancelled.
+    const channel = via ?? this.host;
     const call = this.outbound.start(
       {
         id,
@@ -92,9 +91,18 @@ export class Session implements LegacySession {
         signal,
         timeoutMs,
         timeoutError: (m, ms) => new JanusError('TIMEOUT', `${m}: no answer from the client within ${ms} ms`),
+        // Given up (abort, timeout): the client is told, so it can stop asking its user
+        // (lifecycle.mdx §Timeouts: the sender SHOULD send notifications/cancelled).
+        onCancel: (error) => {
+          try {
+            channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: error.message } });
+          } catch {
+            // The channel is gone: nobody is left to tell.
+          }
+        },
       },
       () => {
-        (via ?? this.host).send(requestMessage(id, method, params));
+        channel.send(requestMessage(id, method, params));
         return undefined;
       },
     );
