@@ -5,7 +5,8 @@
  * - a 2026-07-28 error's status follows its code (-32601 → 404; -32600, -32602, -32700, -32020,
  *   -32021, -32022 → 400), legacy errors 200; notifications and responses 202 with no body;
  * - a header the harness could not mirror exactly makes -32020 a right answer;
- * - subscriptions/listen from a client that accepts only JSON gets 406.
+ * - subscriptions/listen from a client that accepts only JSON gets 406 (or -32020 when a header
+ *   could not be mirrored: headers are checked first).
  */
 import type { Msg } from '../support/common.js';
 import { type AcceptChoice, payloadEra } from './http-headers.js';
@@ -42,9 +43,11 @@ export function httpExpectation(sent: Sent, ctx: Context, unmirrored: boolean, a
   // subscriptions/listen is answered with an event stream only (subscriptions.mdx): a client
   // that accepts only JSON is refused (406, streamable-http.mdx §Sending Messages item 2), before
   // or after its params are looked at.
+  // Headers are checked first, so with a header the harness could not mirror, -32020 is right too.
   if (listenWithoutSse(value, accept)) {
-    if (sent.expect.kind === 'listen') return { kind: 'refusal', id: sent.expect.id, codes: [INVALID_REQUEST] };
-    if (sent.expect.kind === 'response') return { ...sent.expect, codes: [...sent.expect.codes, INVALID_REQUEST] };
+    const also = unmirrored ? [INVALID_REQUEST, HEADER_MISMATCH] : [INVALID_REQUEST];
+    if (sent.expect.kind === 'listen') return { kind: 'refusal', id: sent.expect.id, codes: also };
+    if (sent.expect.kind === 'response') return { ...sent.expect, codes: [...sent.expect.codes, ...also] };
   }
   // A legacy message needs its session (transports §Session Management): without one, 400 before any dispatch.
   if (era === 'legacy' && ctx.session === undefined) {
@@ -72,7 +75,12 @@ export function httpExpectation(sent: Sent, ctx: Context, unmirrored: boolean, a
 export function statusProblem(reply: Reply, expect: Expectation, sent: Sent, ctx: Context, accept: AcceptChoice): string | undefined {
   const status = reply.status;
   const value = parse(sent.text);
-  if (listenWithoutSse(value, accept) && status === 406 && reply.messages.some((m) => isObject(m) && m.error?.code === INVALID_REQUEST))
+  const refusedWith = (code: number) => reply.messages.some((m) => isObject(m) && m.error?.code === code);
+  // 406 for the media type, or 400 for a header mismatch found first (its code is judged against the expectation).
+  if (
+    listenWithoutSse(value, accept) &&
+    ((status === 406 && refusedWith(INVALID_REQUEST)) || (status === 400 && refusedWith(HEADER_MISMATCH)))
+  )
     return undefined;
   if (accept === 'json' && sent.expect.kind === 'listen')
     return `HTTP ${status} for subscriptions/listen that accepts only JSON (406 expected)`;
