@@ -3,27 +3,30 @@
  * the `Asker` (how `elicit`/`sample`/`roots` reach the client, ask.ts) and the emitters
  * (where progress and logs go).
  */
-import { JanusError } from '../protocol/errors.js';
-import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
-import { revision, since } from '../protocol/revisions.js';
+import type { JsonRpcMessage, JsonRpcNotification, RequestId } from '../protocol/jsonrpc.js';
+import { revision } from '../protocol/revisions.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import {
   LOGGING_LEVELS,
   type CreateMessageParams,
   type CreateMessageResult,
-  type ElicitFormParams,
   type ElicitResult,
-  type ElicitUrlParams,
   type LoggingLevel,
   type Meta,
   type Root,
 } from '../protocol/types.js';
 import type { Asker } from './ask.js';
-import type { AskOptions, ClientView, ElicitAnswer, ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
-import { isStandard } from './schema/convert.js';
-import { elicitationForm, type ElicitationForm } from './schema/elicitation.js';
+import { askForm, askRoots, askSample, askUrl } from './asking.js';
+import type {
+  AskOptions,
+  ClientView,
+  ElicitAnswer,
+  ElicitFormRequest,
+  ElicitUrlRequest,
+  RequestContext,
+  SessionHandle,
+} from './context.js';
 import type { JsonSchemaObject, Parsed, StandardSchema } from './schema/types.js';
-import { contextFailure } from './features/tool-error.js';
 import type { Inbound } from './transport-seam.js';
 import type { Cancellation } from './cancel.js';
 
@@ -39,13 +42,25 @@ export interface CallInit {
   /** Minimum level to forward, or undefined to forward nothing. */
   readonly logLevel: LoggingLevel | undefined;
   readonly asker: Asker;
+  /** The middleware's per-request data, when a chain ran; made on first read otherwise. */
+  readonly state?: Record<string, unknown>;
+  /** The legacy session's handle, made when first read (most handlers never look). */
+  readonly session?: () => SessionHandle;
 }
 
 const NOOP_CLOSE = () => {};
 
-/** A `ctx` call to the client failed: its error (Janus's own words about the client) is one the model may read. */
-function rethrowForModel(error: unknown): never {
-  throw contextFailure(error);
+/** `notifications/message` for a log line, or undefined when `threshold` holds it back (undefined: forward nothing). */
+export function logMessage(
+  threshold: LoggingLevel | undefined,
+  level: LoggingLevel,
+  data: unknown,
+  logger: string | undefined,
+): JsonRpcNotification | undefined {
+  if (threshold === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return undefined;
+  const params: Record<string, unknown> = { level, data };
+  if (logger !== undefined) params.logger = logger;
+  return { jsonrpc: '2.0', method: 'notifications/message', params };
 }
 
 export class Call implements RequestContext {
@@ -59,6 +74,8 @@ export class Call implements RequestContext {
   private readonly inbound: Inbound;
   private readonly logLevel: LoggingLevel | undefined;
   private readonly asker: Asker;
+  private userState: Record<string, unknown> | undefined;
+  private readonly sessionHandle: (() => SessionHandle) | undefined;
 
   constructor(init: CallInit) {
     this.requestId = init.requestId;
@@ -71,6 +88,16 @@ export class Call implements RequestContext {
     this.inbound = init.inbound;
     this.logLevel = init.logLevel;
     this.asker = init.asker;
+    this.userState = init.state;
+    this.sessionHandle = init.session;
+  }
+
+  get state(): Record<string, unknown> {
+    return (this.userState ??= {});
+  }
+
+  get session(): SessionHandle | undefined {
+    return this.sessionHandle?.();
   }
 
   get signal(): AbortSignal {
@@ -92,10 +119,8 @@ export class Call implements RequestContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    if (this.logLevel === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(this.logLevel)) return;
-    const params: Record<string, unknown> = { level, data };
-    if (logger !== undefined) params.logger = logger;
-    this.emit({ jsonrpc: '2.0', method: 'notifications/message', params });
+    const message = logMessage(this.logLevel, level, data, logger);
+    if (message !== undefined) this.emit(message);
   }
 
   elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
@@ -104,57 +129,19 @@ export class Call implements RequestContext {
     request: ElicitFormRequest<StandardSchema | JsonSchemaObject>,
     options?: AskOptions,
   ): Promise<ElicitResult | ElicitAnswer<unknown>> {
-    return this.elicitForm(request, options).catch(rethrowForModel);
+    return askForm(this.asker, request, options);
   }
 
-  private async elicitForm(
-    request: ElicitFormRequest<StandardSchema | JsonSchemaObject>,
-    options: AskOptions | undefined,
-  ): Promise<ElicitResult | ElicitAnswer<unknown>> {
-    // A Standard Schema becomes a flat requestedSchema here, before anything is asked.
-    const schema = request.requestedSchema;
-    let form: ElicitationForm | undefined;
-    let requestedSchema: JsonSchemaObject;
-    if (isStandard(schema)) {
-      form = elicitationForm(schema);
-      requestedSchema = form.requestedSchema;
-    } else {
-      requestedSchema = schema;
-    }
-    const params: ElicitFormParams = { message: request.message, requestedSchema };
-    if (request._meta) params._meta = request._meta;
-    const answer = await this.asker.ask('elicitation/create', params, options);
-    if (!form) return answer;
-    if (answer.action !== 'accept') return answer._meta ? { action: answer.action, _meta: answer._meta } : { action: answer.action };
-    const checked = await form.validate(answer.content ?? {});
-    if (!checked.ok) {
-      throw new JanusError('SCHEMA', `the client's answer to "${request.message}" does not match the requested schema: ${checked.message}`);
-    }
-    return { ...answer, action: 'accept', content: checked.value };
-  }
-
-  async elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult> {
-    if (!revision(this.protocolVersion).features.urlElicitation) {
-      throw contextFailure(
-        new JanusError(
-          'PROTOCOL',
-          `URL elicitation needs protocol ${since((r) => r.features.urlElicitation)} or later (this request uses ${this.protocolVersion})`,
-        ),
-      );
-    }
-    const params: ElicitUrlParams = { mode: 'url', message: request.message, url: request.url };
-    // 2025-11-25 correlates completion through elicitationId; 2026-07-28 dropped it.
-    if (this.era === 'legacy') params.elicitationId = request.elicitationId ?? crypto.randomUUID();
-    if (request._meta) params._meta = request._meta;
-    return this.asker.ask('elicitation/create', params, options).catch(rethrowForModel);
+  elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult> {
+    return askUrl(this.asker, this.protocolVersion, this.era, request, options);
   }
 
   sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
-    return this.asker.ask('sampling/createMessage', request, options).catch(rethrowForModel);
+    return askSample(this.asker, request, options);
   }
 
-  async roots(options?: AskOptions): Promise<Root[]> {
-    return (await this.asker.ask('roots/list', {}, options).catch(rethrowForModel)).roots;
+  roots(options?: AskOptions): Promise<Root[]> {
+    return askRoots(this.asker, options);
   }
 
   closeStream(): void {

@@ -14,6 +14,7 @@ export class Cancellation implements Abortable {
   aborted = false;
   reason: unknown;
   private controller: AbortController | undefined;
+  private unlisten: (() => void) | undefined;
 
   /** `upstream`: the channel, whose own signal (if it has one) also cancels this request. */
   constructor(private readonly upstream?: { readonly signal?: AbortSignal | undefined }) {}
@@ -33,9 +34,22 @@ export class Cancellation implements Abortable {
     } else {
       const up = this.upstream?.signal;
       if (up?.aborted) this.abort(up.reason);
-      else up?.addEventListener('abort', () => this.abort(up.reason), { once: true });
+      else if (up) {
+        const onAbort = () => this.abort(up.reason);
+        up.addEventListener('abort', onAbort, { once: true });
+        this.unlisten = () => up.removeEventListener('abort', onAbort);
+      }
     }
     return controller.signal;
+  }
+
+  /**
+   * The request is over: stop listening to the channel's signal, which outlives it (a stdio
+   * channel serves thousands of requests; a listener left on it per request is a leak).
+   */
+  release(): void {
+    this.unlisten?.();
+    this.unlisten = undefined;
   }
 }
 
@@ -46,6 +60,7 @@ export class Cancellation implements Abortable {
 export interface InflightRegistry {
   /** How many are in flight (limits.maxInFlightPerSession). */
   readonly size: number;
+  get(id: RequestId): Abortable | undefined;
   set(id: RequestId, request: Abortable): unknown;
   delete(id: RequestId): unknown;
 }

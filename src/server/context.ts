@@ -4,7 +4,7 @@
  * request; on a modern request they end the call with `input_required` and the retry
  * replays the handler with the answers.
  */
-import type { Era, ProtocolVersion } from '../protocol/versions.js';
+import type { Era, LegacyVersion, ProtocolVersion } from '../protocol/versions.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type {
   ClientCapabilities,
@@ -17,6 +17,7 @@ import type {
   Root,
 } from '../protocol/types.js';
 import type { Parsed, StandardSchema } from './schema/types.js';
+import type { TransportKind } from './transport-seam.js';
 
 export interface AskOptions {
   /**
@@ -71,6 +72,15 @@ export interface RequestContext {
   readonly meta: Meta | undefined;
   /** The legacy session id, when there is one. */
   readonly sessionId: string | undefined;
+  /**
+   * The legacy session this request belongs to, to act on it beyond this request (keep it,
+   * notify it later, read its `state`); undefined on the 2026-07-28 wire, which is stateless.
+   * Inside a request prefer `ctx.elicit`/`ctx.log`: they travel with the request, while the
+   * session's own go on its standalone channel.
+   */
+  readonly session: SessionHandle | undefined;
+  /** Per-request data set by middleware (`ctx.state` there), e.g. who the caller is. */
+  readonly state: Record<string, unknown>;
   /** Sends `notifications/progress` when the request carried a progress token; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` when the client's log level lets it through. */
@@ -99,4 +109,74 @@ export interface RequestContext {
    * `Last-Event-ID`. Does nothing where the transport has no such stream.
    */
   closeStream(): void;
+}
+
+/**
+ * A handshake-era session (2024-11-05 … 2025-11-25) as the server can act on it outside a
+ * request: from a session hook, `server.session(id)` or `ctx.session`. Only initialized
+ * sessions have one (the 2026-07-28 wire has no sessions). One handle per session, the same
+ * object every time.
+ *
+ * What it sends goes on the session's own channel: stdout on stdio, the standalone GET stream
+ * on Streamable HTTP, the event stream on 2024-11-05 HTTP+SSE. Each method checks the
+ * session's revision and the client's capabilities the way `RequestContext` does, and throws a
+ * `JanusError` (`'PROTOCOL'`) for what the session cannot carry; on a closed session, a
+ * `JanusError` (`'TRANSPORT_CLOSED'`).
+ *
+ * ```ts
+ * const server = createServer({
+ *   name: 'files', version: '1.0.0',
+ *   sessions: {
+ *     async onInitialized(session) {
+ *       session.log('info', `hello ${session.client.info?.name}`);
+ *       if (session.client.capabilities.roots) session.state.roots = await session.roots();
+ *     },
+ *     onClosed(session) { console.error('gone', session.id); },
+ *   },
+ * });
+ * ```
+ */
+export interface SessionHandle {
+  /** The session's id: `ctx.sessionId`; on Streamable HTTP the `Mcp-Session-Id`. */
+  readonly id: string;
+  /** The revision `initialize` negotiated. */
+  readonly protocolVersion: LegacyVersion;
+  /** The client's info and capabilities, as `initialize` declared them. */
+  readonly client: ClientView;
+  /** The kind of channel the session is on: `stdio` (and other message channels), `http`, or `sse` (2024-11-05 HTTP+SSE). */
+  readonly transport: TransportKind;
+  /** Set once the session ended (the client went, DELETE, expiry, `close()`, `server.close()`, a ping unanswered). */
+  readonly closed: boolean;
+  /** Your data for this session, kept until it ends. */
+  readonly state: Record<string, unknown>;
+  /**
+   * Sends a server notification. Throws a `JanusError` (`'PROTOCOL'`) when the session's
+   * revision has no such server-to-client notification (e.g. `notifications/elicitation/complete`
+   * before 2025-11-25). Delivery is best effort, like the server's own list changes: on HTTP with
+   * no GET stream open it is kept for a resumption when an event store is configured, else dropped.
+   */
+  notify(method: string, params?: Record<string, unknown>): void;
+  /**
+   * Sends `notifications/message` when the session's level (`logging/setLevel`; none set: every
+   * level) lets it through. Dropped quietly once the session is closed, like `ctx.log` after its request.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Pings the client (basic/utilities/ping.mdx). Rejects with a `JanusError` `'TIMEOUT'` when no
+   * answer comes within `timeoutMs` (default 60 s; the client is told it was given up), at once
+   * with `'TRANSPORT_CLOSED'` when nothing can reach the client (an HTTP session with no GET
+   * stream open), and with the client's `McpError` if it answers with an error.
+   */
+  ping(options?: { timeoutMs?: number }): Promise<void>;
+  /** `RequestContext.elicit` outside a request: the same checks (2025-06-18 or later, the client's capability, the schema). */
+  elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
+  elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
+  /** `RequestContext.elicitUrl` outside a request (2025-11-25). */
+  elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult>;
+  /** `RequestContext.sample` outside a request. */
+  sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult>;
+  /** `RequestContext.roots` outside a request; fails at once on an HTTP session with no GET stream open. */
+  roots(options?: AskOptions): Promise<Root[]>;
+  /** Ends the session: its handlers abort, its requests to the client fail; on HTTP the client gets 404 next. */
+  close(): void;
 }

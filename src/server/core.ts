@@ -13,10 +13,13 @@ import { revision, revisionsWith } from '../protocol/revisions.js';
 import { MODERN_VERSIONS } from '../protocol/versions.js';
 import type { ServerEvent } from './backplane.js';
 import { handleLegacyNotification, handleLegacyRequest } from './legacy/dispatch.js';
+import { SessionLife } from './legacy/lifecycle.js';
 import { Session } from './legacy/session.js';
-import { handleModernRequest } from './modern/dispatch.js';
+import { handleOf } from './legacy/session-handle.js';
+import { handleModernNotification, handleModernRequest } from './modern/dispatch.js';
 import type { ListenHub } from './modern/listen.js';
 import { Services, type ServerConfig } from './services.js';
+import type { SessionHandle } from './context.js';
 import type { HeaderParam, Inbound, ServerCore, SessionHost } from './transport-seam.js';
 
 const BATCHES_REFUSED = `Invalid Request: JSON-RPC batches are only allowed on protocol ${revisionsWith((r) => r.transport.batches).join(', ')}`;
@@ -26,9 +29,16 @@ export class Core implements ServerCore {
   /** The listen streams of this instance (the services' own). */
   readonly hub: ListenHub;
   readonly sessions = new Map<string, Session>();
+  /** Session hooks, pings and the count of initialized sessions. */
+  readonly life: SessionLife;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly config: ServerConfig) {
+    this.life = new SessionLife(
+      config.sessions,
+      (e) => this.reportError(e),
+      (s) => this.sessions.get(s.id) === s && this.sessions.delete(s.id),
+    );
     this.services = new Services(config);
     this.hub = this.services.hub;
     this.unsubscribe = config.backplane.subscribe((e) => this.deliver(e));
@@ -42,15 +52,32 @@ export class Core implements ServerCore {
     this.services.reportError(error);
   }
 
+  reportWarning(message: string): void {
+    this.config.warn(message);
+  }
+
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined {
     return this.config.registry.tools.get(name)?.headerParams;
   }
 
   /** A session of this core; message transports (connect.ts) use the whole of it. */
   openSession(host: SessionHost): Session {
-    const session = new Session(host, (s) => this.sessions.delete(s.id), this.config.limits.maxPendingClientRequests);
+    // The transport's own id (HTTP's Mcp-Session-Id) when it has one, so that the server and the client name a session alike.
+    const id = typeof host.id === 'string' && host.id !== '' && !this.sessions.has(host.id) ? host.id : undefined;
+    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id);
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  /** The handle of an open, initialized session of this core. */
+  sessionHandle(id: string): SessionHandle | undefined {
+    const session = this.sessions.get(id);
+    return session?.initialized && !session.closed ? handleOf(session) : undefined;
+  }
+
+  /** Open initialized legacy sessions and open listen streams of this instance. */
+  stats(): { sessions: number; listenStreams: number } {
+    return { sessions: this.life.open, listenStreams: this.hub.size };
   }
 
   async handle(payload: unknown, inbound: Inbound): Promise<void> {
@@ -91,9 +118,13 @@ export class Core implements ServerCore {
       case 'response':
         session?.settle(classified.message);
         return;
-      case 'notification':
-        if (session) handleLegacyNotification(session, classified.message);
-        return;
+      case 'notification': {
+        const n = classified.message;
+        const modern = inbound.wire === 'modern' || (inbound.wire === undefined && claimsModern(n.method, n.params));
+        if (session && !modern) return handleLegacyNotification(this.services, session, n, inbound);
+        // A channel that cancels by notification (stdio) keys its modern requests in its session's in-flight map.
+        return handleModernNotification(this.services, n, inbound, session?.inflight);
+      }
       case 'request': {
         const request = classified.message;
         const { legacy, modern } = this.config.eras;

@@ -2,9 +2,33 @@
 export { createServer, Server, coreOf } from './server.js';
 export type { ServerOptions, Registration } from './server.js';
 export type { Connection } from './connect.js';
+export { isInputRequired } from './middleware.js';
+export { errorCodeFor } from './wire-error.js';
+export type {
+  Middleware,
+  MethodMiddleware,
+  MiddlewareContext,
+  MethodContext,
+  Next,
+  ServerMethod,
+  ServerMethods,
+} from './middleware.js';
+export { consoleLogger } from './logger.js';
+export type { Logger, LogLevel, LogFields, ConsoleLoggerOptions } from './logger.js';
+export { logRequests } from './request-log.js';
+export type { LogRequestsOptions, RequestOutcome } from './request-log.js';
 // The seam for transport authors: what a transport drives (src/server/transport-seam.ts).
 export type { ServerCore, Inbound, SessionHost, LegacySession, TransportKind, HeaderParam } from './transport-seam.js';
-export type { RequestContext, AskOptions, ElicitFormRequest, ElicitAnswer, ElicitUrlRequest, ClientView } from './context.js';
+export type {
+  RequestContext,
+  AskOptions,
+  ElicitFormRequest,
+  ElicitAnswer,
+  ElicitUrlRequest,
+  ClientView,
+  SessionHandle,
+} from './context.js';
+export type { SessionHooks, SessionOptions } from './session-hooks.js';
 export type { ToolConfig, ToolHandler, ToolReturn, StructuredReturn, ToolErrorResult } from './features/tools.js';
 export { toolError } from './features/tools.js';
 export { ToolError } from './features/tool-error.js';

@@ -23,9 +23,13 @@ import {
 import { defineTool, type AnyToolHandler, type ToolConfig, type ToolHandler } from './features/tools.js';
 import { RequestStateCodec, type RequestStateOptions } from './modern/request-state.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
+import { errorReporter, warningReporter, type Logger } from './logger.js';
+import { MiddlewareStack, type MethodMiddleware, type Middleware, type ServerMethod } from './middleware.js';
 import { Registry, type EntryKind, type Entries } from './registry.js';
 import type { SchemaInput } from './schema/types.js';
 import type { CacheableMethod, ServerConfig } from './services.js';
+import type { SessionHandle } from './context.js';
+import type { SessionHooks, SessionOptions } from './session-hooks.js';
 import type { ServerCore } from './transport-seam.js';
 
 export interface ServerOptions {
@@ -52,11 +56,25 @@ export interface ServerOptions {
   /** The server's limits, each with its default (JSON depth, requests in flight, listen streams, MRTR rounds, …). */
   limits?: ServerLimits;
   /**
+   * Hooks for the handshake era's sessions (initialized, roots changed, closed), and the
+   * server's own pings, off by default: `{ ping: { intervalMs: 30_000 } }` ends a session whose
+   * client stops answering. More hooks: `server.onSession`.
+   */
+  sessions?: SessionOptions;
+  /**
    * Where failures are reported in full, with their stack: handler errors masked on the wire
    * (a tool's unexpected error, any -32603), and failures with no peer to tell (transport
-   * errors). Client mistakes are not reported. Default: stderr.
+   * errors). Client mistakes are not reported. Default: the `logger`'s `error` when there is
+   * one, else stderr.
    */
   onError?: (error: unknown) => void;
+  /**
+   * Where the server's own reports go: failures (as `logger.error`, with the error's message,
+   * name, code and stack as fields) unless `onError` is given, and configuration warnings of
+   * its transports (as `logger.warn`; HTTP's `onWarning` takes precedence). Default: stderr.
+   * Requests are logged by the `logRequests` middleware, not here. See `consoleLogger`.
+   */
+  logger?: Logger;
 }
 
 /** A registered definition; changing or removing it tells connected clients. */
@@ -69,6 +87,7 @@ const CORE = Symbol('janus.core');
 
 export class Server {
   private readonly registry = new Registry();
+  private readonly middleware = new MiddlewareStack();
   private readonly [CORE]: Core;
   private closed = false;
 
@@ -93,7 +112,10 @@ export class Server {
       extraCapabilities: options.capabilities,
       cache: options.cache ?? {},
       limits: resolveLimits(options.limits),
-      onError: options.onError ?? ((e) => console.error('[janus-mcp]', e)),
+      middleware: this.middleware,
+      sessions: options.sessions,
+      onError: options.onError ?? (options.logger ? errorReporter(options.logger) : (e) => console.error('[janus-mcp]', e)),
+      warn: options.logger ? warningReporter(options.logger) : (m) => console.warn(`[janus-mcp] ${m}`),
     };
     this[CORE] = new Core(config);
     this.registry.onChange = (kind) => this[CORE].publish({ type: 'list_changed', kind });
@@ -169,6 +191,38 @@ export class Server {
     return this.register('templates', uriTemplate, (c: TemplateConfig) => defineTemplate(uriTemplate, c, read), config);
   }
 
+  /**
+   * Adds a middleware around every inbound request and notification, or around one method's.
+   * Middleware run in the order they were added, the first outermost; each gets the message's
+   * context and `next`, which runs the rest of the chain and the method, and resolves to its
+   * era-neutral result (docs/server.md §Middleware):
+   *
+   * ```ts
+   * server.use(async (ctx, next) => {
+   *   const started = performance.now();
+   *   try {
+   *     return await next();
+   *   } finally {
+   *     console.error(ctx.method, performance.now() - started);
+   *   }
+   * });
+   * server.use('tools/call', (ctx, next) => {
+   *   if (ctx.params.name === 'delete' && !ctx.principal) throw new McpError(ErrorCode.InvalidRequest, 'Sign in first');
+   *   return next();
+   * });
+   * ```
+   */
+  use(middleware: Middleware): this;
+  use<M extends ServerMethod>(method: M, middleware: MethodMiddleware<M>): this;
+  /** A middleware for a method the server does not name (a notification, an extension's method). */
+  use(method: string, middleware: Middleware): this;
+  use(a: string | Middleware, b?: Middleware | MethodMiddleware<ServerMethod>): this {
+    if (typeof a === 'function') this.middleware.add(undefined, a);
+    else if (typeof a === 'string' && a) this.middleware.add(a, b as Middleware);
+    else throw new TypeError('server.use(middleware) or server.use(method, middleware)');
+    return this;
+  }
+
   /** Tells subscribers (legacy `resources/subscribe`, modern `subscriptions/listen`) that a resource changed. */
   resourceUpdated(uri: string): void {
     this[CORE].publish({ type: 'resource_updated', uri });
@@ -182,10 +236,35 @@ export class Server {
     return this[CORE].notifySession(sessionId, { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
   }
 
+  /**
+   * Adds session hooks (after `ServerOptions.sessions` and earlier ones); returns what removes
+   * them. `onClosed` fires for every initialized session, also ones that began before this.
+   *
+   * ```ts
+   * const stop = server.onSession({
+   *   onInitialized: (session) => void (session.state.since = Date.now()),
+   *   onClosed: (session) => console.error(session.id, 'ended after', Date.now() - Number(session.state.since), 'ms'),
+   * });
+   * ```
+   */
+  onSession(hooks: SessionHooks): () => void {
+    return this[CORE].life.events.subscribe(hooks);
+  }
+
+  /** An open, initialized legacy session by id (`ctx.sessionId`; on Streamable HTTP, `Mcp-Session-Id`). */
+  session(id: string): SessionHandle | undefined {
+    return this[CORE].sessionHandle(id);
+  }
+
+  /** This instance's open, initialized legacy sessions and open `subscriptions/listen` streams. */
+  stats(): { sessions: number; listenStreams: number } {
+    return this[CORE].stats();
+  }
+
   /** Serves one message transport (stdio, in-memory). A transport carries one legacy session at most. */
   connect(transport: Transport): Promise<Connection> {
     if (this.closed) return Promise.reject(new JanusError('TRANSPORT_CLOSED', 'server is closed'));
-    return connectTransport(this[CORE], transport);
+    return connectTransport(this[CORE], transport, transport.kind ?? 'stdio');
   }
 
   /** Ends every session and listen stream (listen streams get their graceful final result). */

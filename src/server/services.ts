@@ -11,9 +11,11 @@ import type { Backplane } from './backplane.js';
 import type { Operations } from './features/operations.js';
 import type { CacheHint } from './features/resources.js';
 import type { ResolvedLimits } from './limits.js';
+import type { MiddlewareStack } from './middleware.js';
 import { ListenHub } from './modern/listen.js';
 import type { RequestStateCodec } from './modern/request-state.js';
 import type { Registry } from './registry.js';
+import type { SessionOptions } from './session-hooks.js';
 import { pick } from './shape.js';
 
 /** What both eras' dispatchers read. */
@@ -23,6 +25,8 @@ export interface ServerServices {
   readonly ops: Operations;
   /** The server's limits (limits.ts), resolved once. */
   readonly limits: ResolvedLimits;
+  /** The middleware around every inbound message (middleware.ts). */
+  readonly middleware: MiddlewareStack;
   /** Capabilities as of now, in the wire shape of `v`. */
   capabilities(v: ProtocolVersion): ServerCapabilities;
   reportError(error: unknown): void;
@@ -48,8 +52,13 @@ export interface ServerConfig {
   extraCapabilities: ServerCapabilities | undefined;
   cache: Partial<Record<CacheableMethod, CacheHint>>;
   limits: ResolvedLimits;
+  middleware: MiddlewareStack;
+  /** Legacy session hooks and pings (`ServerOptions.sessions`). */
+  sessions?: SessionOptions;
   /** Read at each report, so it can be replaced after construction. */
   onError: (error: unknown) => void;
+  /** Where configuration warnings go (the `logger`'s `warn`, else stderr). */
+  warn: (message: string) => void;
 }
 
 const DEFAULT_CACHE: CacheHint = { ttlMs: 0, scope: 'private' };
@@ -61,6 +70,7 @@ export class Services implements ServerServices {
   readonly ops: Operations;
   readonly codec: RequestStateCodec;
   readonly limits: ResolvedLimits;
+  readonly middleware: MiddlewareStack;
   /** The `subscriptions/listen` streams of this instance. */
   readonly hub = new ListenHub();
   readonly infoMeta: Meta;
@@ -74,6 +84,7 @@ export class Services implements ServerServices {
     this.ops = config.ops;
     this.codec = config.codec;
     this.limits = config.limits;
+    this.middleware = config.middleware;
   }
 
   reportError(error: unknown): void {

@@ -79,6 +79,11 @@ export interface Inbound {
 
 /** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */
 export interface SessionHost {
+  /**
+   * The id the transport gave the session (HTTP: `Mcp-Session-Id`), to be the session's own
+   * (`ctx.sessionId`, `server.session(id)`); absent, or already taken, a random UUID.
+   */
+  readonly id?: string;
   send(message: JsonRpcMessage): void;
   /**
    * Whether `send` reaches the client right now; false on HTTP while no GET stream is open
@@ -126,4 +131,9 @@ export interface ServerCore {
   readonly name: string;
   /** Reports an error that has no peer to go to (never written to stdout). */
   reportError(error: unknown): void;
+  /**
+   * Reports a configuration warning (the server's `logger`, else stderr; never stdout).
+   * Optional, for cores written before it: a transport falls back to `console.warn`.
+   */
+  reportWarning?(message: string): void;
 }

@@ -8,7 +8,7 @@
  */
 import { ErrorCode, McpError, type JsonRpcErrorObject } from '../protocol/errors.js';
 import { revision } from '../protocol/revisions.js';
-import type { ProtocolVersion } from '../protocol/versions.js';
+import { LATEST_LEGACY_VERSION, LATEST_VERSION, type Era, type ProtocolVersion } from '../protocol/versions.js';
 import { jsonProblem } from './features/json-value.js';
 import { ResourceNotFound } from './features/resources.js';
 
@@ -35,4 +35,17 @@ export function toWireError(error: unknown, v: ProtocolVersion, sink: ErrorSink)
     return { code: revision(v).errors.resourceNotFound, message: error.message, data: { uri: error.uri } };
   sink.reportError(error);
   return { ...INTERNAL_ERROR };
+}
+
+const NO_REPORTS: ErrorSink = { reportError: () => {} };
+
+/**
+ * The JSON-RPC error code the server answers a failure with, as the dispatchers would (an
+ * `McpError`'s own code, resource-not-found in the code of the revision, -32603 for the
+ * rest): for middleware that logs or traces what the client got. `protocolVersion` undefined
+ * (before `initialize`) counts as the latest revision of `era`.
+ */
+export function errorCodeFor(error: unknown, protocolVersion: ProtocolVersion | undefined, era: Era = 'legacy'): number {
+  const v = protocolVersion ?? (era === 'legacy' ? LATEST_LEGACY_VERSION : LATEST_VERSION);
+  return toWireError(error, v, NO_REPORTS).code;
 }

@@ -56,6 +56,7 @@ export class MessageRecorder {
       for (const message of Array.isArray(value) ? value : [value]) this.messages.push({ from, message: message as JsonRpcMessage });
     };
     return {
+      kind: transport.kind,
       start: (handlers) =>
         transport.start({
           ...handlers,

@@ -4,6 +4,7 @@ import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport, TransportHandlers } from './transport.js';
 
 class MemoryTransport implements Transport {
+  readonly kind = 'memory';
   peer!: MemoryTransport;
   private handlers: TransportHandlers | undefined;
   private queue: unknown[] = [];

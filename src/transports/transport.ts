@@ -16,6 +16,11 @@ export interface TransportHandlers {
 }
 
 export interface Transport {
+  /**
+   * What carries the messages, as the server reports it (`ctx.transport`, logs, traces):
+   * `'stdio'` when absent. Cancellation works the same on both: the channel closing cancels.
+   */
+  readonly kind?: 'stdio' | 'memory';
   start(handlers: TransportHandlers): Promise<void>;
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void>;
   close(): Promise<void>;

@@ -43,10 +43,20 @@ export interface OperationsOptions {
   reportError(error: unknown): void;
 }
 
-/** A `resources/read` answer and the cache hint of the resource that gave it. */
-export interface ResourceRead {
-  readonly result: ReadResourceResult;
-  readonly cache: CacheHint | undefined;
+/**
+ * The cache hint of the resource that gave a `resources/read` answer, kept beside the answer
+ * rather than in it: middleware sees (and may return) the plain result. A result a middleware
+ * builds anew has no hint here and gets the configured default.
+ */
+const readHints = new WeakMap<ReadResourceResult, CacheHint>();
+
+export function cacheHintOf(result: object): CacheHint | undefined {
+  return readHints.get(result as ReadResourceResult);
+}
+
+function hinted(result: ReadResourceResult, hint: CacheHint | undefined): ReadResourceResult {
+  if (hint !== undefined) readHints.set(result, hint);
+  return result;
 }
 
 /**
@@ -180,16 +190,16 @@ export class Operations {
   }
 
   /** Returns the result and the cache hint of the resource that answered. */
-  async readResource(params: Params, ctx: RequestContext): Promise<ResourceRead> {
+  async readResource(params: Params, ctx: RequestContext): Promise<ReadResourceResult> {
     const uri = params.uri;
     if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'resources/read needs a uri');
     if (!isUri(uri)) throw new McpError(ErrorCode.InvalidParams, 'resources/read: uri is not a URI (RFC 3986)');
     const direct = this.registry.resources.get(uri);
-    if (direct) return { result: toReadResult(uri, direct.config.mimeType, await direct.read(uri, ctx)), cache: direct.config.cache };
+    if (direct) return hinted(toReadResult(uri, direct.config.mimeType, await direct.read(uri, ctx)), direct.config.cache);
     for (const t of this.registry.templates.values()) {
       const vars = t.match(uri);
       if (!vars) continue;
-      return { result: toReadResult(uri, t.config.mimeType, await t.read(uri, vars, ctx)), cache: t.config.cache };
+      return hinted(toReadResult(uri, t.config.mimeType, await t.read(uri, vars, ctx)), t.config.cache);
     }
     throw new ResourceNotFound(uri);
   }

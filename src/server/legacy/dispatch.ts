@@ -4,7 +4,7 @@
  * `notifications/initialized`, only `ping`; then the full table. Features answer
  * era-neutral; each route shapes the answer for the session's revision (shape.ts).
  */
-import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
+import { ErrorCode, McpError } from '../../protocol/errors.js';
 import {
   asWireResult,
   errorResponse,
@@ -12,14 +12,13 @@ import {
   type JsonRpcResponse,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { revision, since } from '../../protocol/revisions.js';
+import { revision } from '../../protocol/revisions.js';
 import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
 import type { ClientCapabilities, InitializeResult, Result } from '../../protocol/types.js';
-import { clientCan, isAnswer, type AskAnswers, type AskMethod, type AskParams, type Asker } from '../ask.js';
 import { Call } from '../call.js';
 import { Cancellation } from '../cancel.js';
-import type { AskOptions } from '../context.js';
 import { isImplementation, isLoggingLevel, isObject, isUri, quoted } from '../guards.js';
 import type { ServerServices } from '../services.js';
 import {
@@ -32,10 +31,15 @@ import {
   shapeTemplateList,
   shapeToolList,
 } from '../shape.js';
+import { ToolError } from '../features/tool-error.js';
+import { toolError } from '../features/tools.js';
+import { Exchange, runChain } from '../middleware.js';
 import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
 import type { ListKind } from '../registry.js';
 import type { Session } from './session.js';
+import { SessionAsker } from './session-asker.js';
+import { handleOf } from './session-handle.js';
 
 /** A request's params as they came off the wire. */
 type Params = Record<string, unknown>;
@@ -129,7 +133,7 @@ const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(
     'resources/read': route({
       need: 'resources',
       run: (server, _session, params, ctx) => server.ops.readResource(params, ctx),
-      shape: (v, read) => shapeReadResourceResult(v, read.result),
+      shape: shapeReadResourceResult,
     }),
     'resources/subscribe': subscription(true),
     'resources/unsubscribe': subscription(false),
@@ -176,93 +180,32 @@ function offers(server: ServerServices, need: Capability, v: LegacyVersion): boo
   return need in server.capabilities(v);
 }
 
-/** 2025-06-18 `PrimitiveSchemaDefinition`: flat properties of primitive types; multi-select arrived in 2025-11-25. */
-function primitiveOnly(schema: unknown): string | undefined {
-  const props = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
-  for (const [name, prop] of Object.entries(props)) {
-    const type = isObject(prop) ? prop.type : undefined;
-    if (!['string', 'number', 'integer', 'boolean'].includes(String(type))) return `field "${name}" has type ${JSON.stringify(type)}`;
-  }
-  return undefined;
-}
-
-const ELICITATION_SINCE = since((r) => r.methods.serverRequests.has('elicitation/create'));
-const SAMPLING_TOOLS_SINCE = since((r) => r.capabilities.client.has('sampling.tools'));
-
-/** Reaches the client through real server-to-client requests on the session. */
-class SessionAsker implements Asker {
-  constructor(
-    private readonly session: Session,
-    private readonly inbound: Inbound,
-    private readonly cancel: Cancellation,
-  ) {}
-
-  async ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
-    const session = this.session;
-    const v = session.protocolVersion ?? LATEST_LEGACY_VERSION;
-    // A failed ask is the handler's problem, not the client's request's: a local error
-    // (a tool reports it as isError), never a request that the revision cannot carry.
-    const refuse = (why: string) => new JanusError('PROTOCOL', why);
-    const rev = revision(v);
-    const wire: Params = { ...params };
-    if (method === 'elicitation/create') {
-      if (!rev.methods.serverRequests.has(method))
-        throw refuse(`elicitation needs protocol ${ELICITATION_SINCE} or later (session uses ${v})`);
-      const problem = rev.features.multiSelectElicitation ? undefined : primitiveOnly(wire.requestedSchema);
-      if (problem) throw refuse(`${problem}: protocol ${v} elicitation allows only string, number, integer, boolean and enum fields`);
-    }
-    if (!clientCan(session.clientCapabilities, method, params)) throw refuse(`the client did not declare the capability ${method} needs`);
-    if (
-      method === 'sampling/createMessage' &&
-      !rev.capabilities.client.has('sampling.tools') &&
-      (wire.tools !== undefined || wire.toolChoice !== undefined)
-    ) {
-      throw refuse(`sampling with tools needs protocol ${SAMPLING_TOOLS_SINCE} (session uses ${v})`);
-    }
-    // `mode` came with URL elicitation.
-    const sent =
-      method === 'elicitation/create' && wire.mode === undefined && rev.features.urlElicitation ? { mode: 'form', ...wire } : wire;
-    const answer = await session.request(method, sent, this.inbound, this.cancel.signal, options?.timeoutMs);
-    if (!isAnswer(method, answer)) throw refuse(`the client's answer to ${method} does not have the shape its result needs`);
-    return answer;
-  }
-}
-
-export async function handleLegacyRequest(server: ServerServices, session: Session, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
-  const params = req.params ?? EMPTY;
+/** What a session request resolves to, before it is shaped for the session's revision. */
+function answer(
+  server: ServerServices,
+  session: Session,
+  req: JsonRpcRequest,
+  params: Params,
+  inbound: Inbound,
+  cancel: Cancellation,
+  state: Record<string, unknown> | undefined,
+): object | Promise<object> {
   if (req.method === 'initialize') {
-    if (session.protocolVersion !== undefined) {
-      return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'Session already initialized' }));
-    }
-    try {
-      return inbound.send(resultResponse(req.id, initialize(server, session, params)));
-    } catch (e) {
-      return inbound.send(errorResponse(req.id, toWireError(e, LATEST_LEGACY_VERSION, server)));
-    }
+    if (session.protocolVersion !== undefined) throw new McpError(ErrorCode.InvalidRequest, 'Session already initialized');
+    session.transport = inbound.transport;
+    return initialize(server, session, params);
   }
-  if (session.closed) return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: 'Session closed' }));
-  if (req.method === 'ping') return inbound.send(resultResponse(req.id, EMPTY));
+  if (session.closed) throw new McpError(ErrorCode.InvalidRequest, 'Session closed');
+  if (req.method === 'ping') return EMPTY;
   const v = session.protocolVersion;
   if (!session.initialized || v === undefined) {
     const why = v === undefined ? 'send initialize first' : 'send notifications/initialized first';
-    return inbound.send(errorResponse(req.id, { code: ErrorCode.InvalidRequest, message: `Session not initialized: ${why}` }));
+    throw new McpError(ErrorCode.InvalidRequest, `Session not initialized: ${why}`);
   }
   const entry = SESSION_ROUTES.get(req.method);
   if (!entry || (entry.need && !offers(server, entry.need, v))) {
-    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${quoted(req.method)}` }));
+    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${quoted(req.method)}`);
   }
-  const maxInFlight = server.limits.maxInFlightPerSession;
-  if (session.inflight.size >= maxInFlight) {
-    return inbound.send(
-      errorResponse(req.id, {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: more than ${maxInFlight} requests in flight on this session`,
-      }),
-    );
-  }
-  // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
-  const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
-  session.inflight.set(req.id, cancel);
   const ctx = new Call({
     requestId: req.id,
     era: 'legacy',
@@ -275,25 +218,121 @@ export async function handleLegacyRequest(server: ServerServices, session: Sessi
     // Without logging/setLevel the server may log at any level (2025-11-25 logging.mdx).
     logLevel: session.logLevel ?? 'debug',
     asker: new SessionAsker(session, inbound, cancel),
+    state,
+    session: () => handleOf(session),
   });
+  return entry.run(server, session, params, ctx);
+}
+
+/** A result in the wire shape of the session's revision (initialize and ping answer as they are). */
+function shaped(method: string, v: LegacyVersion | undefined, result: object): Result {
+  const entry = SESSION_ROUTES.get(method);
+  return asWireResult(entry && v !== undefined ? entry.shape(v, result) : result);
+}
+
+export async function handleLegacyRequest(server: ServerServices, session: Session, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
+  const params = req.params ?? EMPTY;
+  // The handshake and ping are always answered; everything else counts against the session's limit.
+  const counted = req.method !== 'initialize' && req.method !== 'ping';
+  const maxInFlight = server.limits.maxInFlightPerSession;
+  if (counted && session.inflight.size >= maxInFlight) {
+    return inbound.send(
+      errorResponse(req.id, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: more than ${maxInFlight} requests in flight on this session`,
+      }),
+    );
+  }
+  // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
+  const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
+  if (counted) session.inflight.set(req.id, cancel);
+  const chain = server.middleware.chainFor(req.method);
   let response: JsonRpcResponse | undefined;
   try {
-    response = resultResponse(req.id, asWireResult(entry.shape(v, await entry.run(server, session, params, ctx))));
+    let result: object;
+    if (chain.length === 0) {
+      result = await answer(server, session, req, params, inbound, cancel, undefined);
+    } else {
+      const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
+      result = (await runChain(chain, ex, () =>
+        Promise.resolve(answer(server, session, req, ex.params, inbound, cancel, ex.state)),
+      )) as object;
+    }
+    response = resultResponse(req.id, shaped(req.method, session.protocolVersion, result));
   } catch (e) {
     // A cancelled request gets no answer, so its failure (often the cancellation itself) is not one to report.
-    if (!cancel.aborted) response = errorResponse(req.id, toWireError(e, v, server));
+    if (!cancel.aborted) {
+      const v = session.protocolVersion;
+      // A middleware refusing a tool call with a ToolError: the model reads it, as a handler's.
+      const forModel = req.method === 'tools/call' && e instanceof ToolError && v !== undefined;
+      response = forModel
+        ? resultResponse(req.id, shaped(req.method, v, toolError(e.message)))
+        : errorResponse(req.id, toWireError(e, v ?? LATEST_LEGACY_VERSION, server));
+    }
   } finally {
-    session.inflight.delete(req.id);
+    if (counted) session.inflight.delete(req.id);
+    cancel.release();
   }
   // cancellation.mdx: a cancelled request gets no response.
   if (response !== undefined && !cancel.aborted) inbound.send(response);
 }
 
-export function handleLegacyNotification(session: Session, n: JsonRpcNotification): void {
+/** The middleware's view of a message on a legacy session. */
+function exchange(
+  session: Session,
+  kind: 'request' | 'notification',
+  method: string,
+  params: Params,
+  id: RequestId | undefined,
+  inbound: Inbound,
+  cancel: Cancellation,
+): Exchange {
+  return new Exchange({
+    kind,
+    method,
+    params,
+    id,
+    era: 'legacy',
+    protocolVersion: session.protocolVersion,
+    client: { info: session.clientInfo, capabilities: session.clientCapabilities },
+    meta: isObject(params._meta) ? params._meta : undefined,
+    sessionId: session.id,
+    transport: inbound.transport,
+    principal: inbound.principal,
+    cancel,
+    session: () => (session.initialized ? handleOf(session) : undefined),
+  });
+}
+
+export function handleLegacyNotification(
+  server: ServerServices,
+  session: Session,
+  n: JsonRpcNotification,
+  inbound: Inbound,
+): void | Promise<void> {
   const params = n.params ?? EMPTY;
-  switch (n.method) {
+  const chain = server.middleware.chainFor(n.method);
+  if (chain.length === 0) return notified(session, n.method, params);
+  const cancel = new Cancellation(inbound);
+  const ex = exchange(session, 'notification', n.method, params, undefined, inbound, cancel);
+  return runChain(chain, ex, async () => notified(session, n.method, ex.params))
+    .then(
+      () => undefined,
+      // Nobody to answer: a refusal (McpError) just drops it; anything else is the server's failure.
+      (e: unknown) => {
+        if (!(e instanceof McpError)) server.reportError(e);
+      },
+    )
+    .finally(() => cancel.release());
+}
+
+function notified(session: Session, method: string, params: Params): void {
+  switch (method) {
     case 'notifications/initialized':
-      if (session.protocolVersion !== undefined) session.initialized = true;
+      session.markInitialized();
+      return;
+    case 'notifications/roots/list_changed':
+      session.rootsChanged();
       return;
     case 'notifications/cancelled': {
       const id = params.requestId;
@@ -304,7 +343,7 @@ export function handleLegacyNotification(session: Session, n: JsonRpcNotificatio
       return;
     }
     default:
-      // notifications/roots/list_changed, notifications/progress and unknown ones need no answer.
+      // notifications/progress and unknown ones need no answer.
       return;
   }
 }

@@ -9,7 +9,8 @@ import { requestMessage, unwrap } from '../../jsonrpc/envelope.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 import type { LegacyVersion } from '../../protocol/versions.js';
-import type { Inbound, LegacySession, SessionHost } from '../transport-seam.js';
+import type { SessionHandle } from '../context.js';
+import type { Inbound, LegacySession, SessionHost, TransportKind } from '../transport-seam.js';
 import type { Abortable } from '../cancel.js';
 import type { ListKind } from '../registry.js';
 
@@ -33,11 +34,25 @@ export class InflightMap extends Map<RequestId, Abortable> {
   }
 }
 
+/** What the core hears of a session's life (core.ts): its hooks, pings and session map follow it. */
+export interface SessionLifecycle {
+  /** `notifications/initialized` arrived after a successful `initialize`: once per session. */
+  initialized(session: Session): void;
+  /** `notifications/roots/list_changed` arrived on an initialized session. */
+  rootsChanged(session: Session): void;
+  /** The session ended, however: once. */
+  closed(session: Session): void;
+}
+
 export class Session implements LegacySession {
   readonly id: string;
   protocolVersion: LegacyVersion | undefined;
   initialized = false;
   closed = false;
+  /** The channel `initialize` came on (a session's traffic all comes one way). */
+  transport: TransportKind | undefined;
+  /** What server code acts on (legacy/session-handle.ts), made when first asked for. */
+  handle: SessionHandle | undefined;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = {};
   logLevel: LoggingLevel | undefined;
@@ -47,6 +62,7 @@ export class Session implements LegacySession {
   /** The server's own requests to the client; made on the first one (most sessions never ask). */
   private outbound: PendingRequests<JsonRpcResponse> | undefined;
   private closeHooks: Array<(s: Session) => void> = [];
+  private readonly lifecycle: SessionLifecycle | undefined;
   /**
    * Seed 004's marker: lists changed since the client last fetched them, each with whether the
    * change reached the client live. Cleared only by fetching the list, not by announcing it.
@@ -55,12 +71,25 @@ export class Session implements LegacySession {
 
   constructor(
     readonly host: SessionHost,
-    onClose?: (s: Session) => void,
+    lifecycle?: SessionLifecycle,
     /** Server-to-client requests that may wait for an answer at once (limits.maxPendingClientRequests). */
     private readonly maxPending = Number.POSITIVE_INFINITY,
+    id: string = crypto.randomUUID(),
   ) {
-    this.id = crypto.randomUUID();
-    if (onClose) this.closeHooks.push(onClose);
+    this.id = id;
+    this.lifecycle = lifecycle;
+  }
+
+  /** `notifications/initialized`: the session is ready, once `initialize` succeeded (lifecycle.mdx §Initialization). */
+  markInitialized(): void {
+    if (this.initialized || this.closed || this.protocolVersion === undefined) return;
+    this.initialized = true;
+    this.lifecycle?.initialized(this);
+  }
+
+  /** `notifications/roots/list_changed` (client/roots.mdx §Root List Changes). */
+  rootsChanged(): void {
+    if (this.initialized && !this.closed) this.lifecycle?.rootsChanged(this);
   }
 
   /** Runs once the session closes (immediately if it already has). */
@@ -69,15 +98,25 @@ export class Session implements LegacySession {
     else this.closeHooks.push(hook);
   }
 
-  /** Sends a server-to-client request on `via` (the stream of the request that caused it) and awaits the answer. */
+  /**
+   * Sends a server-to-client request on `via` (the stream of the request that caused it), or
+   * without one on the session's host, and awaits the answer.
+   */
   async request(
     method: string,
     params: Record<string, unknown>,
     via: Inbound | undefined,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
     timeoutMs = 60_000,
   ): Promise<Record<string, unknown>> {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'session closed');
+    // Nothing would carry it (HTTP with no GET stream open): say so now, not at the timeout.
+    if (via === undefined && this.host.connected === false) {
+      throw new JanusError(
+        'TRANSPORT_CLOSED',
+        `${method} not sent: nothing reaches the client of session ${this.id} now (on Streamable HTTP, it has no GET stream open)`,
+      );
+    }
     this.outbound ??= new PendingRequests(0);
     if (this.outbound.size >= this.maxPending) {
       throw new JanusError('PROTOCOL', `${method} not sent: ${this.maxPending} requests to the client are already waiting for an answer`);
@@ -143,6 +182,7 @@ export class Session implements LegacySession {
     for (const c of this.inflight.values()) c.abort(new JanusError('TRANSPORT_CLOSED', 'session closed'));
     this.inflight.clear();
     this.failPending('session closed');
+    this.lifecycle?.closed(this);
     const hooks = this.closeHooks;
     this.closeHooks = [];
     for (const hook of hooks) hook(this);

@@ -9,16 +9,20 @@ import {
   asWireResult,
   errorResponse,
   resultResponse,
+  type JsonRpcNotification,
   type JsonRpcResponse,
   type JsonRpcRequest,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
-import type { DiscoverResult, InputRequest, Meta, Result, SubscriptionFilter } from '../../protocol/types.js';
+import type { ClientCapabilities, DiscoverResult, InputRequest, Meta, Result, SubscriptionFilter } from '../../protocol/types.js';
 import { LATEST_VERSION, type ModernVersion, type ProtocolVersion } from '../../protocol/versions.js';
 import type { Asker } from '../ask.js';
 import type { Call } from '../call.js';
 import { Cancellation, type InflightRegistry } from '../cancel.js';
+import { cacheHintOf } from '../features/operations.js';
+import { ToolError } from '../features/tool-error.js';
+import { toolError } from '../features/tools.js';
 import type { CacheHint } from '../features/resources.js';
 import { isObject, isUri, quoted } from '../guards.js';
 import type { CacheableMethod, ServerServices } from '../services.js';
@@ -31,6 +35,7 @@ import {
   shapeTemplateList,
   shapeToolList,
 } from '../shape.js';
+import { Exchange, isInputRequired, runChain, type Middleware } from '../middleware.js';
 import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
@@ -125,13 +130,14 @@ const MODERN_ROUTES: ReadonlyMap<string, ModernRoute> = new Map(
       need: 'resources',
       target: (params) => params.uri,
       run: (server, params, ctx) => server.ops.readResource(params, ctx),
-      shape: (v, read) => shapeReadResourceResult(v, read.result),
-      cacheHint: (server, read) => read.cache ?? server.cacheHint('resources/read'),
+      shape: shapeReadResourceResult,
+      cacheHint: (server, read) => cacheHintOf(read) ?? server.cacheHint('resources/read'),
     }),
   }),
 );
 
 const NO_PARAMS: Params = Object.freeze({});
+const NO_CAPABILITIES: ClientCapabilities = Object.freeze({});
 
 /**
  * A copy of a result (the handler's may be a shared object) with serverInfo in `_meta`
@@ -177,6 +183,60 @@ function urlRound(server: ModernDeps, e: McpError, env: Envelope): Result {
   return withServerInfo(server, { resultType: 'input_required', inputRequests });
 }
 
+/** What a 2026-07-28 request resolves to, before it is shaped: a route's era-neutral result, or an `input_required` round. */
+async function answer(
+  server: ModernDeps,
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  state: Record<string, unknown> | undefined,
+): Promise<object> {
+  const entry = MODERN_ROUTES.get(req.method);
+  if (!entry || (entry.need && !(entry.need in server.capabilities(env.version)))) {
+    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${quoted(req.method)}`);
+  }
+  if (!entry.target) return entry.run(server, params, requestContext(req, env, inbound, cancel, NO_ASKS, state));
+  const outcome = await withInput(server, req, params, env, inbound, cancel, entry.target(params), entry.run, state);
+  return outcome instanceof InputRequired ? outcome.result : outcome;
+}
+
+/** A result as 2026-07-28 sends it: shaped by its route, or an `input_required` round as it is. */
+function finished(server: ModernDeps, method: string, v: ModernVersion, outcome: object): Result {
+  const entry = MODERN_ROUTES.get(method);
+  if (isInputRequired(outcome)) return withServerInfo(server, asWireResult(outcome));
+  // A middleware's answer to a method no route has: it still names its resultType (basic/index.mdx §ResultType).
+  if (!entry) return withServerInfo(server, asWireResult(outcome), undefined, 'resultType' in outcome ? undefined : 'complete');
+  return completed(server, entry, v, outcome);
+}
+
+/** The middleware's view of a 2026-07-28 message. */
+function exchange(
+  kind: 'request' | 'notification',
+  method: string,
+  params: Params,
+  id: RequestId | undefined,
+  env: Envelope | undefined,
+  inbound: Inbound,
+  cancel: Cancellation,
+): Exchange {
+  return new Exchange({
+    kind,
+    method,
+    params,
+    id,
+    era: 'modern',
+    protocolVersion: env?.version,
+    client: { info: env?.clientInfo, capabilities: env?.capabilities ?? NO_CAPABILITIES },
+    meta: env?.meta ?? (isObject(params._meta) ? params._meta : undefined),
+    sessionId: undefined,
+    transport: inbound.transport,
+    principal: inbound.principal,
+    cancel,
+  });
+}
+
 /** `inflight`: the channel's in-flight requests when it cancels by notification (stdio). */
 export async function handleModernRequest(
   server: ModernDeps,
@@ -195,30 +255,107 @@ export async function handleModernRequest(
   if (inflight !== undefined && inflight.size >= server.limits.maxInFlightPerSession) {
     return inbound.send(errorResponse(req.id, tooManyInFlight(server.limits.maxInFlightPerSession)));
   }
-  if (req.method === 'subscriptions/listen') return listen(server, req.id, params, env, inbound, inflight);
-  const entry = MODERN_ROUTES.get(req.method);
-  if (!entry || (entry.need && !(entry.need in server.capabilities(env.version)))) {
-    return inbound.send(errorResponse(req.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${quoted(req.method)}` }));
+  const chain = server.middleware.chainFor(req.method);
+  if (req.method === 'subscriptions/listen') {
+    if (chain.length === 0) return listen(server, req.id, params, env, inbound, inflight);
+    return listenThrough(server, chain, req, params, env, inbound, inflight);
   }
   const cancel = new Cancellation(inbound);
   inflight?.set(req.id, cancel);
   let response: JsonRpcResponse | undefined;
   try {
-    const outcome = entry.target
-      ? await withInput(server, req, params, env, inbound, cancel, entry.target(params), entry.run)
-      : await entry.run(server, params, requestContext(req, env, inbound, cancel, NO_ASKS));
-    response = resultResponse(
-      req.id,
-      outcome instanceof InputRequired ? withServerInfo(server, outcome.result) : completed(server, entry, env.version, outcome),
-    );
+    let outcome: object;
+    if (chain.length === 0) {
+      outcome = await answer(server, req, params, env, inbound, cancel, undefined);
+    } else {
+      const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
+      outcome = (await runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state))) as object;
+    }
+    response = resultResponse(req.id, finished(server, req.method, env.version, outcome));
   } catch (e) {
     // A cancelled request gets no answer, so its failure (often the cancellation itself) is not one to report.
-    if (!cancelled(cancel)) response = failure(server, req, entry, env, e);
+    if (!cancelled(cancel)) response = failure(server, req, env, e);
   } finally {
     inflight?.delete(req.id);
+    cancel.release();
   }
   // A cancelled request gets no response; on HTTP its stream is gone anyway.
   if (response !== undefined && !cancelled(cancel)) inbound.send(response);
+}
+
+/**
+ * subscriptions/listen through middleware: `next()` opens the stream and resolves when it
+ * ends (the stream sends its own answers); a middleware that refuses it answers instead.
+ */
+async function listenThrough(
+  server: ModernDeps,
+  chain: readonly Middleware[],
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  inflight: InflightRegistry | undefined,
+): Promise<void> {
+  const cancel = new Cancellation(inbound);
+  const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
+  let opened = false;
+  try {
+    const result = await runChain(chain, ex, async () => {
+      opened = true;
+      await listen(server, req.id, ex.params, env, inbound, inflight);
+      return undefined;
+    });
+    if (!opened && isObject(result)) {
+      // Answered by middleware: as a graceful end is (subscriptions.mdx §Graceful closure), naming the stream.
+      const _meta = { ...(isObject(result._meta) ? result._meta : {}), [META.subscriptionId]: req.id };
+      inbound.send(resultResponse(req.id, withServerInfo(server, { ...result, _meta }, undefined, 'complete')));
+    }
+  } catch (e) {
+    if (!opened) inbound.send(errorResponse(req.id, toWireError(e, env.version, server)));
+    else server.reportError(e);
+  } finally {
+    cancel.release();
+  }
+}
+
+/**
+ * A notification on the 2026-07-28 wire (stdio: `notifications/cancelled`; others are
+ * ignored). Through middleware when there is any; a refusal drops it.
+ */
+export function handleModernNotification(
+  server: ModernDeps,
+  n: JsonRpcNotification,
+  inbound: Inbound,
+  inflight: InflightRegistry | undefined,
+): void | Promise<void> {
+  const params = n.params ?? NO_PARAMS;
+  const chain = server.middleware.chainFor(n.method);
+  if (chain.length === 0) return notified(n.method, params, inflight);
+  let env: Envelope | undefined;
+  try {
+    env = readEnvelope(n.params);
+  } catch {
+    // A notification need not carry the whole envelope: the middleware sees what it has.
+  }
+  const cancel = new Cancellation(inbound);
+  const ex = exchange('notification', n.method, params, undefined, env, inbound, cancel);
+  return runChain(chain, ex, async () => notified(n.method, ex.params, inflight))
+    .then(
+      () => undefined,
+      (e: unknown) => {
+        if (!(e instanceof McpError)) server.reportError(e);
+      },
+    )
+    .finally(() => cancel.release());
+}
+
+function notified(method: string, params: Params, inflight: InflightRegistry | undefined): void {
+  if (method !== 'notifications/cancelled' || inflight === undefined) return;
+  const id = params.requestId;
+  if (typeof id === 'string' || typeof id === 'number') {
+    const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by client';
+    inflight.get(id)?.abort(new McpError(ErrorCode.InvalidRequest, reason));
+  }
 }
 
 /** Cancelled by the client (or its stream closing), as opposed to a round that ended with `input_required`. */
@@ -226,9 +363,13 @@ function cancelled(cancel: Cancellation): boolean {
   return cancel.aborted && cancel.reason !== ROUND_ENDED;
 }
 
-function failure(server: ModernDeps, req: JsonRpcRequest, entry: ModernRoute, env: Envelope, e: unknown): JsonRpcResponse {
+function failure(server: ModernDeps, req: JsonRpcRequest, env: Envelope, e: unknown): JsonRpcResponse {
+  // A middleware refusing a tool call with a ToolError: the model reads it, as a handler's.
+  if (req.method === 'tools/call' && e instanceof ToolError) {
+    return resultResponse(req.id, finished(server, req.method, env.version, toolError(e.message)));
+  }
   let error = e;
-  if (entry.target && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
+  if (MODERN_ROUTES.get(req.method)?.target && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) {
     try {
       return resultResponse(req.id, urlRound(server, e, env));
     } catch (refused) {

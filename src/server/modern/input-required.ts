@@ -35,7 +35,14 @@ export class InputRequired {
 /** The cancellation reason of a round that ended with `input_required` (its answer is still sent). */
 export const ROUND_ENDED = Symbol('input_required');
 
-export function requestContext(req: JsonRpcRequest, env: Envelope, inbound: Inbound, cancel: Cancellation, asker: Asker): Call {
+export function requestContext(
+  req: JsonRpcRequest,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  asker: Asker,
+  state: Record<string, unknown> | undefined,
+): Call {
   return new Call({
     requestId: req.id,
     era: 'modern',
@@ -47,6 +54,7 @@ export function requestContext(req: JsonRpcRequest, env: Envelope, inbound: Inbo
     cancel,
     logLevel: env.logLevel,
     asker,
+    state,
   });
 }
 
@@ -98,6 +106,7 @@ export async function withInput<S extends RoundServer>(
   cancel: Cancellation,
   target: unknown,
   run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
+  state: Record<string, unknown> | undefined,
 ): Promise<object | InputRequired> {
   const codec = server.codec;
   const responses = inputResponses(params);
@@ -118,7 +127,7 @@ export async function withInput<S extends RoundServer>(
     known = answers;
   }
   const round = new MrtrRound(known, env.capabilities, server.limits.maxInputRequests);
-  const work = run(server, params, requestContext(req, env, inbound, cancel, round));
+  const work = run(server, params, requestContext(req, env, inbound, cancel, round, state));
   if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
   const finished = await round.outcome(work);
   if (finished !== BLOCKED) return finished;

@@ -17,7 +17,7 @@ import { BodyDeadlines } from './body-deadline.js';
 import type { HttpExchange } from './exchange.js';
 import { guardContentType, guardHostAndOrigin, namesEventStream, parseAccept, type Accepts } from './guards.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
-import type { ResolvedOptions } from './options.js';
+import { warn, type ResolvedOptions } from './options.js';
 import { EXPECT_BATCH, EXPECT_NONE, PostResponder, primes, type Expect, type ResponderHost } from './responder.js';
 import { clientKey, mintSessionId, SessionRegistry, StreamableSession } from './sessions.js';
 import { OpenStreams, SSE_HEADERS, messageEvent } from './sse.js';
@@ -72,7 +72,9 @@ export class HttpHandler implements ResponderHost {
     this.options = options;
     this.#deadlines = new BodyDeadlines(options.bodyTimeoutMs);
     if (options.dnsRebindingProtection === false) {
-      options.onWarning(
+      warn(
+        core,
+        options,
         'dnsRebindingProtection is off: any web page a browser on this network opens can reach this MCP endpoint ' +
           '(DNS rebinding). Name your hosts in allowedHosts instead (transports §Security Warning).',
       );

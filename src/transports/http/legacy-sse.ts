@@ -54,6 +54,11 @@ export class SseSession implements SessionEntry, SessionHost, Inbound, Disconnec
     this.close();
   }
 
+  /** SessionHost: the core ended the session (server.close(), a ping unanswered): the stream ends with it. */
+  onSessionClosed(): void {
+    this.close();
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;

@@ -15,7 +15,10 @@ export interface HttpHandlerOptions {
   allowedHosts?: string[];
   /** Exact origins (`scheme://host[:port]`) accepted in the Origin header. */
   allowedOrigins?: string[];
-  /** Where configuration warnings go (`dnsRebindingProtection: false`). Default: `console.warn` (stderr). */
+  /**
+   * Where configuration warnings go (`dnsRebindingProtection: false`). Default: the server's
+   * (its `logger`'s `warn` when it has one, else `console.warn`: stderr).
+   */
   onWarning?: (message: string) => void;
   /** Largest accepted request body. Default 4 MiB; larger bodies get 413. */
   maxBodyBytes?: number;
@@ -60,7 +63,8 @@ export interface ResolvedOptions {
   readonly dnsRebindingProtection: boolean | undefined;
   readonly allowedHosts: ReadonlySet<string> | undefined;
   readonly allowedOrigins: ReadonlySet<string> | undefined;
-  readonly onWarning: (message: string) => void;
+  /** Undefined: the server's (`ServerCore.reportWarning`). */
+  readonly onWarning: ((message: string) => void) | undefined;
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;
   readonly eventStore: EventStore | undefined;
@@ -76,15 +80,13 @@ export interface ResolvedOptions {
 const lower = (list: string[] | undefined): ReadonlySet<string> | undefined =>
   list === undefined ? undefined : new Set(list.map((s) => s.toLowerCase()));
 
-const warn = (message: string): void => console.warn(`[janus-mcp] ${message}`);
-
 export function resolveOptions(o: HttpHandlerOptions = {}): ResolvedOptions {
   return {
     path: o.path ?? '/mcp',
     dnsRebindingProtection: o.dnsRebindingProtection,
     allowedHosts: lower(o.allowedHosts),
     allowedOrigins: lower(o.allowedOrigins),
-    onWarning: o.onWarning ?? warn,
+    onWarning: o.onWarning,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
     bodyTimeoutMs: o.bodyTimeoutMs ?? 30_000,
     eventStore: o.eventStore === false ? undefined : (o.eventStore ?? new InMemoryEventStore()),
@@ -96,4 +98,11 @@ export function resolveOptions(o: HttpHandlerOptions = {}): ResolvedOptions {
     sseAlways: o.sse === 'always',
     keepAliveMs: o.keepAliveMs ?? 15_000,
   };
+}
+
+/** Sends a configuration warning to `onWarning`, else where the server's go (a core without `reportWarning`: stderr). */
+export function warn(core: { reportWarning?(message: string): void }, options: ResolvedOptions, message: string): void {
+  if (options.onWarning) options.onWarning(message);
+  else if (core.reportWarning) core.reportWarning(message);
+  else console.warn(`[janus-mcp] ${message}`);
 }

@@ -1,0 +1,61 @@
+/**
+ * The core's side of its legacy sessions' lives: the session hooks (session-hooks.ts), the
+ * server's pings (pinger.ts) and the count of open initialized sessions (`server.stats()`).
+ */
+import { JanusError } from '../../protocol/errors.js';
+import { SessionEvents, type SessionOptions } from '../session-hooks.js';
+import { SessionPinger } from './pinger.js';
+import { handleOf } from './session-handle.js';
+import type { Session, SessionLifecycle } from './session.js';
+
+const isPositive = (n: unknown): n is number => typeof n === 'number' && n > 0 && Number.isFinite(n);
+
+function pingerOf(ping: SessionOptions['ping']): SessionPinger | undefined {
+  if (ping === undefined) return undefined;
+  const timeoutMs = ping.timeoutMs ?? ping.intervalMs;
+  if (!isPositive(ping.intervalMs) || !isPositive(timeoutMs)) {
+    throw new JanusError('REGISTRATION', 'sessions.ping: intervalMs and timeoutMs are positive, finite numbers of milliseconds');
+  }
+  return new SessionPinger(ping.intervalMs, timeoutMs);
+}
+
+export class SessionLife implements SessionLifecycle {
+  readonly events: SessionEvents;
+  /** Open sessions that initialized. */
+  open = 0;
+  private readonly pinger: SessionPinger | undefined;
+
+  constructor(
+    options: SessionOptions | undefined,
+    reportError: (error: unknown) => void,
+    /** Drops an ended session from the core's map. */
+    private readonly forget: (session: Session) => void,
+  ) {
+    this.events = new SessionEvents(reportError);
+    this.pinger = pingerOf(options?.ping);
+    if (options !== undefined) this.events.subscribe(options);
+  }
+
+  initialized(session: Session): void {
+    this.open++;
+    this.pinger?.start(session);
+    this.fire('onInitialized', session);
+  }
+
+  rootsChanged(session: Session): void {
+    this.fire('onRootsChanged', session);
+  }
+
+  closed(session: Session): void {
+    this.forget(session);
+    this.pinger?.stop(session);
+    // A session that never initialized had no handle, so nobody heard of it to hear of its end.
+    if (!session.initialized) return;
+    this.open--;
+    this.fire('onClosed', session);
+  }
+
+  private fire(name: 'onInitialized' | 'onRootsChanged' | 'onClosed', session: Session): void {
+    if (this.events.wants(name)) this.events.fire(name, handleOf(session));
+  }
+}
