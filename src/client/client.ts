@@ -31,6 +31,7 @@ import { detectEra } from './detect.js';
 import { KnownServer } from './known-server.js';
 import { LegacyConnection } from './legacy/connection.js';
 import { ListenStream } from './listen-stream.js';
+import { ClientMiddlewareStack, type ClientMethod, type ClientMethodMiddleware, type ClientMiddleware } from './middleware.js';
 import { ModernConnection } from './modern/connection.js';
 import { NotificationFanOut } from './notifications.js';
 import type { ConnectOptions } from './options.js';
@@ -68,6 +69,8 @@ export class Client {
       },
       options,
     );
+    const middleware = new ClientMiddlewareStack({ wire, server });
+    for (const m of options.middleware ?? []) middleware.add(undefined, m);
     this.context = {
       options,
       clientInfo: this.clientInfo,
@@ -75,6 +78,7 @@ export class Client {
       server,
       cache,
       closed,
+      middleware,
       logLevel: options.logLevel,
       close: () => this.close(),
     };
@@ -117,6 +121,34 @@ export class Client {
   }
   get transportKind(): ClientChannel['kind'] {
     return this.context.wire.kind;
+  }
+
+  /**
+   * Adds a middleware around every request the client sends, or around one method's: each
+   * call of this API (once per call, whatever the era does inside: input_required rounds, a
+   * renewed session, a cached answer) and the requests `connect()` sends to detect the era
+   * (add those with `ConnectOptions.middleware`, or with `use` before `connect()`). Not
+   * around answers to the server's requests, nor notifications. Middleware run in the order
+   * they were added, the first outermost; `next()` sends the request (`ctx.params` as they
+   * are then) and resolves to the era's wire result:
+   *
+   * ```ts
+   * client.use(async (ctx, next) => {
+   *   ctx.params = { ...ctx.params, _meta: { ...ctx.params._meta, traceparent } };
+   *   return next();
+   * });
+   * client.use('tools/call', async (ctx, next) => ((await next()).isError ? next() : undefined));
+   * ```
+   */
+  use(middleware: ClientMiddleware): this;
+  use<M extends ClientMethod>(method: M, middleware: ClientMethodMiddleware<M>): this;
+  /** A middleware for a method the client does not name (an extension's method, sent with `request`). */
+  use(method: string, middleware: ClientMiddleware): this;
+  use(a: string | ClientMiddleware, b?: ClientMiddleware | ClientMethodMiddleware<ClientMethod>): this {
+    if (typeof a === 'function') this.context.middleware.add(undefined, a);
+    else if (typeof a === 'string' && a) this.context.middleware.add(a, b as ClientMiddleware);
+    else throw new TypeError('client.use(middleware) or client.use(method, middleware)');
+    return this;
   }
 
   /** Registers a listener for every server notification; returns a function that removes it. */

@@ -9,6 +9,7 @@ import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Implementation, LoggingLevel, SubscriptionFilter } from '../protocol/types.js';
 import type { ResponseCache } from './cache.js';
 import type { KnownServer } from './known-server.js';
+import type { ClientMiddlewareStack } from './middleware.js';
 import type { ConnectOptions } from './options.js';
 import type { CallOptions } from './peer.js';
 import type { ResultFor, ToolsPage } from './results.js';
@@ -23,6 +24,8 @@ export interface ConnectionContext {
   readonly cache: ResponseCache | undefined;
   /** Aborts when the client closes: handlers asked on its behalf stop too. */
   readonly closed: AbortSignal;
+  /** `client.use()` and `options.middleware`: the chain around every request sent. */
+  readonly middleware: ClientMiddlewareStack;
   /** The level asked for: `options.logLevel`, then what `setLogLevel` sets. */
   logLevel: LoggingLevel | undefined;
   /** Closes the whole client (a server that chose a revision the client does not speak). */

@@ -3,6 +3,15 @@ export { connect } from './connect.js';
 export { Client } from './client.js';
 export type { ConnectOptions, Target, HandlerContext, SpawnOptions } from './options.js';
 export type { CallOptions, Progress } from './peer.js';
+export type {
+  ClientMiddleware,
+  ClientMethodMiddleware,
+  ClientMiddlewareContext,
+  ClientMethodContext,
+  ClientNext,
+  ClientMethod,
+  ClientMethods,
+} from './middleware.js';
 export type { Verdict } from './known-server.js';
 export type { ClientChannel, ChannelHandlers, SendOptions } from './channel.js';
 export { ChannelError } from './channel.js';

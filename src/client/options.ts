@@ -12,6 +12,7 @@ import type {
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transports/transport.js';
 import type { ClientChannel } from './channel.js';
+import type { ClientMiddleware } from './middleware.js';
 
 /** A stdio server to start as a child process (Node only). */
 export interface SpawnOptions {
@@ -121,4 +122,9 @@ export interface ConnectOptions {
   maxQueuedNotifications?: number;
   /** Honour 2026-07-28 cache hints (ttlMs/cacheScope) with an in-memory response cache. */
   cache?: boolean;
+  /**
+   * Middleware around every request sent, the era detection's included, outermost first;
+   * as if given to `client.use()` before connecting.
+   */
+  middleware?: ClientMiddleware[];
 }

@@ -31,6 +31,12 @@ export class ClientWire {
     return 'url' in channel && channel.url instanceof URL ? channel.url : undefined;
   }
 
+  /** The legacy Streamable HTTP session id, when the channel has one. */
+  get sessionId(): string | undefined {
+    const channel = this.channel;
+    return 'sessionId' in channel && typeof channel.sessionId === 'string' ? channel.sessionId : undefined;
+  }
+
   async start(): Promise<void> {
     await this.channel.start({
       onMessage: (m) => this.peer.receive(m),

@@ -32,7 +32,15 @@ export class LegacyConnection implements EraConnection {
     if (level) await this.request('logging/setLevel', { level });
   }
 
-  async request<M extends string>(method: M, params: Record<string, unknown>, options: CallOptions = {}): Promise<ResultFor<M>> {
+  /** One logical request: through the client's middleware (when there is any) around `send`. */
+  request<M extends string>(method: M, params: Record<string, unknown>, options: CallOptions = {}): Promise<ResultFor<M>> {
+    const { middleware } = this.context;
+    const chain = middleware.chainFor(method);
+    if (chain.length === 0) return this.send(method, params, options);
+    return middleware.run(chain, method, params, options.signal, (p) => this.send(method, p, options));
+  }
+
+  private async send<M extends string>(method: M, params: Record<string, unknown>, options: CallOptions): Promise<ResultFor<M>> {
     const generation = this.sessionGeneration;
     try {
       return await this.call(method, params, options);
@@ -60,7 +68,9 @@ export class LegacyConnection implements EraConnection {
         await handshake(this.context, isLegacyVersion(version) ? version : LATEST_LEGACY_VERSION);
         this.sessionGeneration++;
         const level = this.context.logLevel;
-        if (level) await this.call('logging/setLevel', { level }, {});
+        // Not `request`: a 404 here must not wait for the renewal it is part of.
+        if (level)
+          await this.context.middleware.around('logging/setLevel', { level }, undefined, (p) => this.call('logging/setLevel', p, {}));
         await this.listens.resubscribe();
       } finally {
         this.renewing = undefined;

@@ -13,6 +13,7 @@ import { clientCapabilities } from '../capabilities.js';
 import { ChannelError, type ClientChannel } from '../channel.js';
 import { notAnEndpoint } from '../channels/http-common.js';
 import type { Verdict } from '../known-server.js';
+import type { ClientMiddlewareStack, Params } from '../middleware.js';
 import type { ConnectOptions } from '../options.js';
 import { DEFAULT_TIMEOUT_MS } from '../peer.js';
 import { resultFor } from '../results.js';
@@ -35,6 +36,8 @@ export interface HandshakeParty {
   readonly wire: HandshakeWire;
   readonly options: ConnectOptions;
   readonly clientInfo: Implementation;
+  /** The client's middleware: initialize goes through it like every request. */
+  readonly middleware: ClientMiddlewareStack;
   /** Takes the verdict; from then on it is the client's. */
   readonly server: { settle(verdict: Verdict): void };
   /** Closes the client: the server chose a revision it does not speak. */
@@ -64,15 +67,19 @@ const MODERN_ERRORS = new Set<number>([
 /** `initialize` + `notifications/initialized` (lifecycle.mdx), falling back to HTTP+SSE on HTTP. */
 export async function handshake(party: HandshakeParty, version: LegacyVersion, evidence: ProbeEvidence = {}): Promise<Verdict> {
   const { wire, options } = party;
-  const send = async (): Promise<InitializeResult> => {
-    const response = await wire.call('initialize', {
-      protocolVersion: version,
-      capabilities: clientCapabilities(options, version),
-      clientInfo: party.clientInfo,
-    });
+  const request = async (params: Params): Promise<InitializeResult> => {
+    const response = await wire.call('initialize', params);
     if ('error' in response) throw errorOf(response);
     return resultFor('initialize', response.result);
   };
+  // Each attempt (Streamable HTTP, then the HTTP+SSE fallback) is a request of its own.
+  const send = () =>
+    party.middleware.around(
+      'initialize',
+      { protocolVersion: version, capabilities: clientCapabilities(options, version), clientInfo: party.clientInfo },
+      undefined,
+      request,
+    );
   let result: InitializeResult;
   try {
     result = await send();

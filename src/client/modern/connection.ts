@@ -16,7 +16,7 @@ import { resultFor, toolsPage, type ResultFor, type ToolsPage } from '../results
 import { verdictFromDiscover } from './discover.js';
 import type { RequestParams } from './envelope.js';
 import { ModernExchange } from './exchange.js';
-import { ModernListens } from './listen.js';
+import { ModernListens, type ListenSend } from './listen.js';
 
 export class ModernConnection implements EraConnection {
   private readonly exchange: ModernExchange;
@@ -24,15 +24,34 @@ export class ModernConnection implements EraConnection {
 
   constructor(private readonly context: ConnectionContext) {
     this.exchange = new ModernExchange(context, () => this.listTools({}));
-    this.listens = new ModernListens(this.exchange, () => context.wire.newId(), context.options);
+    // Each listen request (a dropped stream's re-issue too) goes through the middleware.
+    const listen: ListenSend = (params, options, id) =>
+      context.middleware.around('subscriptions/listen', params, options.signal, (p) =>
+        this.exchange.send('subscriptions/listen', p, options, undefined, id),
+      );
+    this.listens = new ModernListens(listen, () => context.wire.newId(), context.options);
   }
 
-  /** A request past the cache (the probe): see `ModernExchange.send`. */
+  /** A request past the cache (the probe), through the middleware: see `ModernExchange.send`. */
   async send<M extends string>(method: M, params: RequestParams, options?: CallOptions, version?: ProtocolVersion): Promise<ResultFor<M>> {
-    return resultFor(method, await this.exchange.send(method, params, options, version));
+    const result = await this.context.middleware.around(method, params, options?.signal, (p) =>
+      this.exchange.send(method, p, options, version),
+    );
+    return resultFor(method, result);
   }
 
-  async request<M extends string>(method: M, params: RequestParams, options: CallOptions = {}): Promise<ResultFor<M>> {
+  /**
+   * One logical request: the middleware (when there is any) around the cache and the
+   * exchange, so that a cached answer goes through the same chain as a fresh one.
+   */
+  request<M extends string>(method: M, params: RequestParams, options: CallOptions = {}): Promise<ResultFor<M>> {
+    const { middleware } = this.context;
+    const chain = middleware.chainFor(method);
+    if (chain.length === 0) return this.fetch(method, params, options);
+    return middleware.run(chain, method, params, options.signal, (p) => this.fetch(method, p, options));
+  }
+
+  private async fetch<M extends string>(method: M, params: RequestParams, options: CallOptions): Promise<ResultFor<M>> {
     const { cache } = this.context;
     const cached = cache?.get(method, params);
     if (cached) return resultFor(method, cached);
@@ -63,7 +82,7 @@ export class ModernConnection implements EraConnection {
   /** `server/discover` (never cached): the verdict's capabilities and instructions, refreshed. */
   async discover(): Promise<DiscoverResult> {
     const { server } = this.context;
-    const result = resultFor('server/discover', await this.exchange.send('server/discover', {}));
+    const result = await this.send('server/discover', {});
     // The version now: a -32022 on the way may have changed it.
     server.settle(verdictFromDiscover(server.known.version, result));
     return result;

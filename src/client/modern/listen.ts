@@ -9,14 +9,18 @@ import type { JsonRpcNotification, RequestId } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta.js';
 import type { Meta, SubscriptionFilter } from '../../protocol/types.js';
 import { ListenStream, type QueueBound } from '../listen-stream.js';
-import type { ModernExchange } from './exchange.js';
+import type { CallOptions } from '../peer.js';
+import type { RequestParams } from './envelope.js';
+
+/** Sends one `subscriptions/listen` request with `id` (modern/connection.ts: through the middleware); resolves when the stream ends. */
+export type ListenSend = (params: RequestParams, options: CallOptions, id: number) => Promise<unknown>;
 
 export class ModernListens {
   /** Open streams by subscription id (= the id of their listen request). */
   private readonly byId = new Map<RequestId, ListenStream>();
 
   constructor(
-    private readonly exchange: ModernExchange,
+    private readonly send: ListenSend,
     private readonly newId: () => number,
     private readonly bound: QueueBound = {},
   ) {}
@@ -48,7 +52,7 @@ export class ModernListens {
       const id = this.newId();
       this.byId.set(id, stream);
       try {
-        await this.exchange.send('subscriptions/listen', { notifications: filter }, { signal, timeoutMs: 0 }, undefined, id);
+        await this.send({ notifications: filter }, { signal, timeoutMs: 0 }, id);
         // A graceful end from the server: the subscription is over.
         stream.end();
         return;
