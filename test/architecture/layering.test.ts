@@ -22,6 +22,9 @@ interface Rule {
 
 const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`);
 
+/** The entry points src/otel may build on (besides @opentelemetry/api). */
+const OTEL_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 'src/protocol/index.ts']);
+
 const RULES: readonly Rule[] = [
   {
     name: 'modern imports legacy',
@@ -52,6 +55,18 @@ const RULES: readonly Rule[] = [
     why: 'a transport knows no MCP method names; it reaches the server through its public entry src/server/index.ts',
     applies: under('src/transports'),
     forbidden: (e) => under('src/server')(e.to) && e.to !== 'src/server/index.ts',
+  },
+  {
+    name: 'otel imports beyond the public entries',
+    why: 'janus-mcp/otel is built on the public API: @opentelemetry/api and the server, client and protocol entry points, nothing else',
+    applies: under('src/otel'),
+    forbidden: (e) => (e.external ? e.to !== '@opentelemetry/api' : !under('src/otel')(e.to) && !OTEL_MAY_IMPORT.has(e.to)),
+  },
+  {
+    name: 'OpenTelemetry reached outside otel',
+    why: '@opentelemetry/api is an optional peer dependency: only janus-mcp/otel loads it, and nothing else in src/ loads janus-mcp/otel',
+    applies: (from) => !under('src/otel')(from),
+    forbidden: (e) => under('src/otel')(e.to) || e.to.startsWith('@opentelemetry/'),
   },
 ];
 
@@ -139,12 +154,27 @@ describe('the layering check itself', () => {
       edge('src/transports/http/a.ts', 'src/server/server.ts'),
       edge('src/transports/http/a.ts', 'src/server/index.ts'),
       edge('src/transports/http/a.ts', 'src/protocol/b.ts'),
+      edge('src/otel/a.ts', '@opentelemetry/api', true),
+      edge('src/otel/a.ts', '@opentelemetry/sdk-trace-base', true),
+      edge('src/otel/a.ts', 'node:async_hooks', true),
+      edge('src/otel/a.ts', 'src/otel/b.ts'),
+      edge('src/otel/a.ts', 'src/server/index.ts'),
+      edge('src/otel/a.ts', 'src/client/index.ts'),
+      edge('src/otel/a.ts', 'src/protocol/index.ts'),
+      edge('src/otel/a.ts', 'src/server/middleware.ts'),
+      edge('src/server/a.ts', 'src/otel/index.ts'),
+      edge('src/client/a.ts', '@opentelemetry/api', true),
     ]);
     assert.deepEqual(found, [
+      'OpenTelemetry reached outside otel: src/client/a.ts → @opentelemetry/api',
+      'OpenTelemetry reached outside otel: src/server/a.ts → src/otel/index.ts',
       'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
       'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
       'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',
       'modern imports legacy: src/server/modern/a.ts → src/server/legacy/b.ts',
+      'otel imports beyond the public entries: src/otel/a.ts → @opentelemetry/sdk-trace-base',
+      'otel imports beyond the public entries: src/otel/a.ts → node:async_hooks',
+      'otel imports beyond the public entries: src/otel/a.ts → src/server/middleware.ts',
       'protocol imports outside protocol: src/protocol/a.ts → node:crypto',
       'protocol imports outside protocol: src/protocol/a.ts → src/server/index.ts',
       'transports import server internals: src/transports/http/a.ts → src/server/server.ts',

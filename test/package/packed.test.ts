@@ -28,12 +28,12 @@ import {
 } from './support.js';
 
 /** Subpaths whose code and types need no Node built-ins (DESIGN.md §One package). */
-const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', 'janus-mcp/testing', 'janus-mcp/fetch'];
+const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', 'janus-mcp/testing', 'janus-mcp/fetch', 'janus-mcp/otel'];
 /**
  * Packages a block may import and still be checked as runtime-neutral code (ArkType is not
  * among them: its own declarations name Node's `buffer`).
  */
-const NEUTRAL_PACKAGES = new Set([...NEUTRAL, 'zod', 'valibot', '@valibot/to-json-schema', 'hono']);
+const NEUTRAL_PACKAGES = new Set([...NEUTRAL, 'zod', 'valibot', '@valibot/to-json-schema', 'hono', '@opentelemetry/api']);
 /** What the docs' blocks import besides janus-mcp, installed into the Node project. */
 const NODE_PACKAGES = [
   '@types/node',
@@ -46,8 +46,12 @@ const NODE_PACKAGES = [
   'hono',
   '@hono/node-server',
   'fastify',
+  '@opentelemetry/api',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/core',
+  '@opentelemetry/sdk-trace-base',
 ];
-const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'hono'];
+const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'hono', '@opentelemetry/api'];
 
 const work = mkdtempSync(join(tmpdir(), 'janus-mcp-packed-'));
 const nodeProject = join(work, 'node-project');
@@ -92,12 +96,12 @@ describe('the tarball', () => {
     assert.ok(packed.files.includes('dist/src/client/index.js'), 'janus-mcp/client is built');
   });
 
-  test('its metadata: license, repository, engines, optional peer dependencies for the schema libraries', () => {
+  test('its metadata: license, repository, engines, optional peer dependencies for the schema libraries and OpenTelemetry', () => {
     const pkg = JSON.parse(readFileSync(join(nodeProject, 'node_modules', 'janus-mcp', 'package.json'), 'utf8')) as Record<string, any>;
     assert.equal(pkg.license, 'MIT');
     assert.match(pkg.repository?.url ?? '', /^git\+https:\/\//);
     assert.ok(pkg.engines?.node);
-    for (const lib of ['zod', 'valibot', 'arktype', '@valibot/to-json-schema']) {
+    for (const lib of ['zod', 'valibot', 'arktype', '@valibot/to-json-schema', '@opentelemetry/api']) {
       assert.ok(pkg.peerDependencies?.[lib], `peer dependency ${lib}`);
       assert.equal(pkg.peerDependenciesMeta?.[lib]?.optional, true, `${lib} is optional`);
     }
@@ -172,6 +176,19 @@ describe('schema libraries as installed', () => {
     assert.equal(out.bad, true);
     const installed = JSON.parse(readFileSync(join(oldZodProject, 'node_modules', 'zod', 'package.json'), 'utf8')) as { version: string };
     assert.equal(installed.version, '4.0.17');
+  });
+});
+
+describe('OpenTelemetry, an optional peer dependency', () => {
+  test('not installed: every other subpath loads, and janus-mcp/otel fails naming @opentelemetry/api', async () => {
+    // The zod 4.0 project has janus-mcp and zod only: npm installs no optional peer.
+    const others = Object.keys(exportsMap)
+      .filter((k) => k !== './package.json' && k !== './otel')
+      .map((k) => `janus-mcp/${k.slice(2)}`);
+    const script = `for (const s of ${JSON.stringify(others)}) await import(s);
+      try { await import('janus-mcp/otel'); console.log('loaded'); } catch (e) { console.log(e.code, e.message); }`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: oldZodProject });
+    assert.match(stdout, /^ERR_MODULE_NOT_FOUND .*'@opentelemetry\/api'/);
   });
 });
 
