@@ -168,7 +168,7 @@ export class MiddlewareStack {
  * the outcome of its last `next()`, waited for if it did not wait itself, and its error if
  * it failed (a middleware that only logs a failure does not turn it into an empty answer).
  */
-export function runChain(chain: readonly Middleware[], ctx: MiddlewareContext, terminal: () => Promise<unknown>): Promise<unknown> {
+export function runChain(chain: readonly Middleware[], ctx: MiddlewareContext, terminal: () => unknown): Promise<unknown> {
   const step = async (i: number): Promise<unknown> => {
     if (i === chain.length) return terminal();
     let last: Promise<unknown> | undefined;

@@ -254,9 +254,7 @@ export async function handleLegacyRequest(server: ServerServices, session: Sessi
       result = await answer(server, session, req, params, inbound, cancel, undefined);
     } else {
       const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
-      result = (await runChain(chain, ex, () =>
-        Promise.resolve(answer(server, session, req, ex.params, inbound, cancel, ex.state)),
-      )) as object;
+      result = (await runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state))) as object;
     }
     response = resultResponse(req.id, shaped(req.method, session.protocolVersion, result));
   } catch (e) {

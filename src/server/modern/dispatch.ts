@@ -40,7 +40,7 @@ import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
 import { Subscription, type ListenServer } from './listen.js';
-import { InputRequired, ROUND_ENDED, requestContext, withInput, type RoundServer } from './input-required.js';
+import { ROUND_ENDED, requestContext, withInput, type RoundServer } from './input-required.js';
 
 /** A request's params as they came off the wire. */
 type Params = Record<string, unknown>;
@@ -183,8 +183,11 @@ function urlRound(server: ModernDeps, e: McpError, env: Envelope): Result {
   return withServerInfo(server, { resultType: 'input_required', inputRequests });
 }
 
-/** What a 2026-07-28 request resolves to, before it is shaped: a route's era-neutral result, or an `input_required` round. */
-async function answer(
+/**
+ * What a 2026-07-28 request resolves to, before it is shaped: a route's era-neutral result, or
+ * an `input_required` round. Not async: a synchronous route costs no extra promise.
+ */
+function answer(
   server: ModernDeps,
   req: JsonRpcRequest,
   params: Params,
@@ -192,14 +195,13 @@ async function answer(
   inbound: Inbound,
   cancel: Cancellation,
   state: Record<string, unknown> | undefined,
-): Promise<object> {
+): object | Promise<object> {
   const entry = MODERN_ROUTES.get(req.method);
   if (!entry || (entry.need && !(entry.need in server.capabilities(env.version)))) {
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${quoted(req.method)}`);
   }
   if (!entry.target) return entry.run(server, params, requestContext(req, env, inbound, cancel, NO_ASKS, state));
-  const outcome = await withInput(server, req, params, env, inbound, cancel, entry.target(params), entry.run, state);
-  return outcome instanceof InputRequired ? outcome.result : outcome;
+  return withInput(server, req, params, env, inbound, cancel, entry.target(params), entry.run, state);
 }
 
 /** A result as 2026-07-28 sends it: shaped by its route, or an `input_required` round as it is. */

@@ -27,11 +27,6 @@ export interface RoundServer {
   readonly limits: ResolvedLimits;
 }
 
-/** The end of an MRTR round: the handler is parked on asks the client must answer first. */
-export class InputRequired {
-  constructor(readonly result: InputRequiredResult) {}
-}
-
 /** The cancellation reason of a round that ended with `input_required` (its answer is still sent). */
 export const ROUND_ENDED = Symbol('input_required');
 
@@ -107,7 +102,7 @@ export async function withInput<S extends RoundServer>(
   target: unknown,
   run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
   state: Record<string, unknown> | undefined,
-): Promise<object | InputRequired> {
+): Promise<object | InputRequiredResult> {
   const codec = server.codec;
   const responses = inputResponses(params);
   let known = NO_ANSWERS; // most calls carry none: nothing to allocate
@@ -139,5 +134,6 @@ export async function withInput<S extends RoundServer>(
   }
   const binding = await stateBinding(codec, req, params, target, env, inbound);
   const requestState = await codec.seal(binding, { a: round.used, k: [...round.asked.keys()], r: rounds + 1 });
-  return new InputRequired({ resultType: 'input_required', inputRequests: round.inputRequests(), requestState });
+  // The end of the round: the handler is parked on asks the client must answer first.
+  return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };
 }
