@@ -9,6 +9,8 @@
  *   npm run bench -- --only 1,4        only some scenarios (numbers or names below)
  *   npm run bench -- --reps 5          more repetitions (default 3)
  *   npm run bench -- --impls janus,bare
+ *   npm run bench -- --only 1,2,4 --impls janus,janus-mw,janus-otel
+ *                                      the cost of an empty middleware chain and of OpenTelemetry
  *   npm run bench -- --profile 1       CPU profile of Janus under scenario 1, 2, 3 or 4 (see profile.ts)
  *   npm run bench -- --heap 5          heap growth per open listen stream (5) or session (3), by constructor
  *   npm run bench -- --strict          exit 2 when a target is not met
@@ -20,8 +22,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx, Options } from './lib/context.js';
 import { WrongAnswer } from './lib/mcp.js';
-import { IMPLS, setupPinning, type Impl } from './lib/proc.js';
-import { markdownTable, summarize, TARGETS, textTable } from './lib/report.js';
+import { ALL_IMPLS, IMPLS, setupPinning, type Impl } from './lib/proc.js';
+import { markdownTable, overheadMarkdown, overheadText, summarize, TARGETS, textTable } from './lib/report.js';
 import { heap } from './heap.js';
 import { profile } from './profile.js';
 import { churn } from './scenarios/churn.js';
@@ -61,7 +63,7 @@ function parseArgs(argv: string[]): Options & { strict: boolean; profile?: strin
   const quick = flag('quick');
   const only = value('only');
   const impls = (value('impls')?.split(',') ?? [...IMPLS]) as Impl[];
-  for (const i of impls) if (!IMPLS.includes(i)) throw new Error(`unknown implementation "${i}" (bare, janus, sdk)`);
+  for (const i of impls) if (!ALL_IMPLS.includes(i)) throw new Error(`unknown implementation "${i}" (${ALL_IMPLS.join(', ')})`);
   const selected = only
     ? new Set(
         only.split(',').map((x) => {
@@ -144,6 +146,8 @@ async function main(): Promise<number> {
   const rows = summarize(ctx.samples, opts);
   console.log(`\nMedians of ${opts.reps} repetition${opts.reps === 1 ? '' : 's'}; ratios are medians of per-repetition ratios.\n`);
   console.log(textTable(rows, TITLES));
+  const overhead = overheadText(rows, TITLES, opts.impls);
+  if (overhead) console.log(`\nObservability on, as a ratio to plain Janus in the same repetition:\n\n${overhead}`);
   if (opts.quick)
     console.log(
       '\n--quick: one short repetition and small counts; memory per session/stream at these counts is noise. Targets apply to the full run.',
@@ -174,7 +178,10 @@ async function main(): Promise<number> {
   writeFileSync(
     md,
     `Run ${started.toISOString()}, \`${command}\`, ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.\n` +
-      `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, commit ${m.commit}. ${pinning.note}.\n\n${markdownTable(rows, TITLES)}\n`,
+      `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, commit ${m.commit}. ${pinning.note}.\n\n${markdownTable(rows, TITLES)}\n` +
+      (overhead
+        ? `\nObservability on, as a ratio to plain Janus in the same repetition:\n\n${overheadMarkdown(rows, TITLES, opts.impls)}\n`
+        : ''),
   );
   console.log(`\nWrote ${relative(process.cwd(), json)} and ${relative(process.cwd(), md)}`);
   return opts.strict && unmet.length ? 2 : 0;

@@ -8,12 +8,22 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type Impl = 'bare' | 'janus' | 'sdk';
+export type Impl = 'bare' | 'janus' | 'sdk' | JanusVariant;
+/** The implementations a run compares by default. */
 export const IMPLS: readonly Impl[] = ['bare', 'janus', 'sdk'];
+/**
+ * Janus with observability on, to show what it costs (docs/performance.md): an empty
+ * middleware chain, or OpenTelemetry tracing and metrics with a real SDK. Run on request only
+ * (`--impls janus,janus-mw,janus-otel`), and reported as ratios to plain Janus.
+ */
+export type JanusVariant = 'janus-mw' | 'janus-otel';
+export const VARIANTS: readonly JanusVariant[] = ['janus-mw', 'janus-otel'];
+export const ALL_IMPLS: readonly Impl[] = [...IMPLS, ...VARIANTS];
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** dist/bench/servers/<impl>.js */
-export const serverScript = (impl: Impl): string => join(here, '..', 'servers', `${impl}.js`);
+/** dist/bench/servers/<impl>.js; the Janus variants are janus.js with `--variant`. */
+export const serverScript = (impl: Impl): string => join(here, '..', 'servers', `${impl.startsWith('janus') ? 'janus' : impl}.js`);
+const variantArgs = (impl: Impl): string[] => (impl.startsWith('janus-') ? ['--variant', impl.slice('janus-'.length)] : []);
 
 export interface Pinning {
   /** Command prefix that pins a child to the server core, or [] when pinning is unavailable. */
@@ -135,6 +145,7 @@ export class ServerProcess {
       options.mode ?? 'both',
       '--tools',
       String(options.tools ?? 0),
+      ...variantArgs(impl),
     ];
     this.spawnedAt = process.hrtime.bigint();
     this.child = spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });

@@ -1,6 +1,6 @@
 /** Medians, ratios, the issue's targets, and the table (terminal and Markdown). */
 import type { Options, Sample } from './context.js';
-import type { Impl } from './proc.js';
+import { VARIANTS, type Impl, type JanusVariant } from './proc.js';
 import { median } from './stats.js';
 
 export interface Target {
@@ -46,6 +46,8 @@ export interface Row {
   /** Median over repetitions of Janus/bare and Janus/SDK of the same repetition. */
   vsBare: number | null;
   vsSdk: number | null;
+  /** The same for each Janus variant that ran, to plain Janus (observability's cost). */
+  vsJanus: Partial<Record<JanusVariant, number | null>>;
   target?: string;
   /** Every target of this row met; `metEach` per target, in `target`'s order. */
   met?: boolean;
@@ -91,6 +93,7 @@ export function summarize(samples: Sample[], opts: Options): Row[] {
       values,
       vsBare: ratio(g, 'janus', 'bare'),
       vsSdk: ratio(g, 'janus', 'sdk'),
+      vsJanus: Object.fromEntries(VARIANTS.filter((v) => opts.impls.includes(v)).map((v) => [v, ratio(g, v, 'janus')])),
       reps: new Set(g.map((s) => s.rep)).size,
     };
     const targets = TARGETS.filter((t) => t.scenario === row.scenario && t.step(opts) === row.step && t.metric === row.metric);
@@ -159,5 +162,44 @@ export function markdownTable(rows: Row[], titles: Record<string, string>): stri
     `| ${HEADERS.join(' | ')} |`,
     `| ${HEADERS.map((_, i) => (i >= 3 && i <= 7 ? '---:' : '---')).join(' | ')} |`,
     ...body.map((c) => `| ${c.map((x, i) => (i === 9 ? x.replace(/NO/g, '**NO**') : esc(x))).join(' | ')} |`),
+  ].join('\n');
+}
+
+const VARIANT_LABEL: Record<JanusVariant, string> = { 'janus-mw': 'empty middleware', 'janus-otel': 'OpenTelemetry on' };
+
+function overheadRows(rows: Row[], titles: Record<string, string>, impls: readonly Impl[]): string[][] | undefined {
+  const variants = VARIANTS.filter((v) => impls.includes(v));
+  if (!variants.length || !impls.includes('janus')) return undefined;
+  return [
+    ['Scenario', 'Step', 'Metric', 'janus', ...variants.map((v) => VARIANT_LABEL[v])],
+    ...rows
+      .filter((r) => !r.diagnostic)
+      .map((r) => [
+        titles[r.scenario] ?? r.scenario,
+        r.step,
+        `${r.metric} (${r.unit})`,
+        fmt(r.values.janus),
+        ...variants.map((v) => fmtRatio(r.vsJanus[v] ?? null)),
+      ]),
+  ];
+}
+
+/** Ratios of each Janus variant to plain Janus, when the run had any (`--impls janus,janus-mw,janus-otel`). */
+export function overheadText(rows: Row[], titles: Record<string, string>, impls: readonly Impl[]): string | undefined {
+  const table = overheadRows(rows, titles, impls);
+  if (!table) return undefined;
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((c) => c[i]!.length)));
+  const line = (c: string[]): string => c.map((x, i) => (i >= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
+  return [line(table[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...table.slice(1).map(line)].join('\n');
+}
+
+export function overheadMarkdown(rows: Row[], titles: Record<string, string>, impls: readonly Impl[]): string | undefined {
+  const table = overheadRows(rows, titles, impls);
+  if (!table) return undefined;
+  const esc = (s: string): string => s.replace(/\|/g, '\\|');
+  return [
+    `| ${table[0]!.join(' | ')} |`,
+    `| ${table[0]!.map((_, i) => (i >= 3 ? '---:' : '---')).join(' | ')} |`,
+    ...table.slice(1).map((c) => `| ${c.map(esc).join(' | ')} |`),
   ].join('\n');
 }

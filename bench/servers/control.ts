@@ -11,6 +11,8 @@ export interface ServerArgs {
   mode: 'modern' | 'session' | 'both';
   /** Extra tools registered beside `echo` (scenario 6: tools/list of 1,000 tools). */
   tools: number;
+  /** Janus only: observability on (`mw`: an empty middleware; `otel`: OpenTelemetry tracing and metrics). */
+  variant: 'mw' | 'otel' | undefined;
 }
 
 export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerArgs {
@@ -20,7 +22,9 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   };
   const transport = get('transport') === 'stdio' ? 'stdio' : 'http';
   const mode = (get('mode') ?? 'both') as ServerArgs['mode'];
-  return { transport, mode, tools: Number(get('tools') ?? 0) };
+  const variant = get('variant');
+  if (variant !== undefined && variant !== 'mw' && variant !== 'otel') throw new Error(`unknown --variant ${variant} (mw, otel)`);
+  return { transport, mode, tools: Number(get('tools') ?? 0), variant };
 }
 
 /** Name of the i-th extra tool; every implementation registers the same ones. */

@@ -25,6 +25,9 @@ for (let i = 0; i < args.tools; i++) {
   server.tool(extraToolName(i), { description: `Extra tool ${i}`, input: z.object({ text: z.string() }) }, ({ text }) => text);
 }
 
+if (args.variant === 'mw') server.use((_ctx, next) => next());
+if (args.variant === 'otel') await instrument(server);
+
 let changes = 0;
 const notifyToolsChanged = (): void => {
   // A registration is what makes Janus publish tools/list_changed.
@@ -37,4 +40,38 @@ if (args.transport === 'stdio') {
 } else {
   const http = await serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp' });
   startControl({ notifyToolsChanged }, { port: http.port, path: '/mcp' });
+}
+
+/**
+ * Tracing and metrics as a deployment would have them: the SDK's tracer provider with a batch
+ * processor and W3C propagation, a meter provider with a periodic reader. The exporters drop
+ * what they get, so the cost measured is Janus's instrumentation and the SDK's, not a network's.
+ */
+async function instrument(target: typeof server): Promise<void> {
+  const { context, propagation } = await import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator, ExportResultCode } = await import('@opentelemetry/core');
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import('@opentelemetry/sdk-metrics');
+  const { instrumentServer } = await import('../../src/otel/index.js');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  const dropped = { code: ExportResultCode.SUCCESS };
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done(dropped), shutdown: async () => {} })],
+  });
+  const meterProvider = new MeterProvider({
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: {
+          export: (_metrics, done) => done(dropped),
+          forceFlush: async () => {},
+          shutdown: async () => {},
+          selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
+        },
+        exportIntervalMillis: 10_000,
+      }),
+    ],
+  });
+  instrumentServer(target, { tracerProvider, meterProvider });
 }
