@@ -41,6 +41,7 @@ export type { RequestStateOptions } from './modern/request-state.js';
 export type { RequestStateStore, InMemoryRequestStateStoreOptions } from './modern/request-state-store.js';
 export { InMemoryRequestStateStore } from './modern/request-state-store.js';
 export type { Backplane, ServerEvent } from './backplane.js';
+export type { Cluster } from './cluster.js';
 export { LocalBackplane } from './backplane.js';
 export { McpError, JanusError, ErrorCode, UrlElicitationRequiredError } from '../protocol/errors.js';
 export type { UrlElicitation } from '../protocol/errors.js';

@@ -6,6 +6,7 @@ import { JanusError } from '../protocol/errors.js';
 import type { Icon, Implementation, ServerCapabilities } from '../protocol/types.js';
 import type { Transport } from '../transports/transport.js';
 import { LocalBackplane, type Backplane } from './backplane.js';
+import type { Cluster } from './cluster.js';
 import { connectTransport, type Connection } from './connect.js';
 import { Core } from './core.js';
 import { jsonProblem } from './features/json-value.js';
@@ -53,6 +54,12 @@ export interface ServerOptions {
   capabilities?: ServerCapabilities;
   /** Shares registry changes and resource updates across instances (default: this process only). */
   backplane?: Backplane;
+  /**
+   * Shared state for several instances behind one endpoint (`redisCluster` from
+   * `janus-mcp/redis`): its backplane and `requestState` secrets and store, unless
+   * `backplane` or `requestState` say otherwise.
+   */
+  cluster?: Cluster;
   /** The server's limits, each with its default (JSON depth, requests in flight, listen streams, MRTR rounds, …). */
   limits?: ServerLimits;
   /**
@@ -106,8 +113,8 @@ export class Server {
       registry: this.registry,
       // The features report a handler's unexpected failure where the core does (read at each report).
       ops: new Operations(this.registry, { pageSize: options.pageSize, reportError: (e) => config.onError(e) }),
-      codec: new RequestStateCodec(options.requestState),
-      backplane: options.backplane ?? new LocalBackplane(),
+      codec: new RequestStateCodec(requestStateOptions(options)),
+      backplane: options.backplane ?? options.cluster?.backplane ?? new LocalBackplane(),
       eras: { legacy: options.eras?.legacy ?? true, modern: options.eras?.modern ?? true },
       extraCapabilities: options.capabilities,
       cache: options.cache ?? {},
@@ -273,6 +280,14 @@ export class Server {
     this.closed = true;
     this[CORE].close();
   }
+}
+
+/** `requestState` as configured, each part not given taken from the cluster's. */
+function requestStateOptions(options: ServerOptions): RequestStateOptions | undefined {
+  const own = options.requestState;
+  const shared = options.cluster?.requestState;
+  if (shared === undefined) return own;
+  return { ...own, secrets: own?.secrets ?? [...shared.secrets], store: own?.store ?? shared.store };
 }
 
 export function createServer(options: ServerOptions): Server {
