@@ -24,6 +24,8 @@ const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`
 
 /** The entry points src/otel may build on (besides @opentelemetry/api). */
 const OTEL_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 'src/protocol/index.ts']);
+/** The entry points src/redis may build on (besides `redis`). */
+const REDIS_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts']);
 
 const RULES: readonly Rule[] = [
   {
@@ -67,6 +69,18 @@ const RULES: readonly Rule[] = [
     why: '@opentelemetry/api is an optional peer dependency: only janus-mcp/otel loads it, and nothing else in src/ loads janus-mcp/otel',
     applies: (from) => !under('src/otel')(from),
     forbidden: (e) => under('src/otel')(e.to) || e.to.startsWith('@opentelemetry/'),
+  },
+  {
+    name: 'redis imports beyond the public entries',
+    why: 'janus-mcp/redis is built on the public API: `redis` and the server and protocol entry points, nothing else',
+    applies: under('src/redis'),
+    forbidden: (e) => (e.external ? e.to !== 'redis' : !under('src/redis')(e.to) && !REDIS_MAY_IMPORT.has(e.to)),
+  },
+  {
+    name: 'Redis reached outside redis',
+    why: '`redis` is an optional peer dependency: only janus-mcp/redis loads it, and nothing else in src/ loads janus-mcp/redis',
+    applies: (from) => !under('src/redis')(from),
+    forbidden: (e) => under('src/redis')(e.to) || e.to === 'redis' || e.to.startsWith('redis/') || e.to.startsWith('@redis/'),
   },
 ];
 
@@ -164,10 +178,21 @@ describe('the layering check itself', () => {
       edge('src/otel/a.ts', 'src/server/middleware.ts'),
       edge('src/server/a.ts', 'src/otel/index.ts'),
       edge('src/client/a.ts', '@opentelemetry/api', true),
+      edge('src/redis/a.ts', 'redis', true),
+      edge('src/redis/a.ts', '@redis/client', true),
+      edge('src/redis/a.ts', 'src/redis/b.ts'),
+      edge('src/redis/a.ts', 'src/server/index.ts'),
+      edge('src/redis/a.ts', 'src/protocol/index.ts'),
+      edge('src/redis/a.ts', 'src/client/index.ts'),
+      edge('src/redis/a.ts', 'src/server/backplane.ts'),
+      edge('src/server/a.ts', 'src/redis/index.ts'),
+      edge('src/transports/http/a.ts', 'redis', true),
     ]);
     assert.deepEqual(found, [
       'OpenTelemetry reached outside otel: src/client/a.ts → @opentelemetry/api',
       'OpenTelemetry reached outside otel: src/server/a.ts → src/otel/index.ts',
+      'Redis reached outside redis: src/server/a.ts → src/redis/index.ts',
+      'Redis reached outside redis: src/transports/http/a.ts → redis',
       'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
       'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
       'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',
@@ -177,6 +202,9 @@ describe('the layering check itself', () => {
       'otel imports beyond the public entries: src/otel/a.ts → src/server/middleware.ts',
       'protocol imports outside protocol: src/protocol/a.ts → node:crypto',
       'protocol imports outside protocol: src/protocol/a.ts → src/server/index.ts',
+      'redis imports beyond the public entries: src/redis/a.ts → @redis/client',
+      'redis imports beyond the public entries: src/redis/a.ts → src/client/index.ts',
+      'redis imports beyond the public entries: src/redis/a.ts → src/server/backplane.ts',
       'transports import server internals: src/transports/http/a.ts → src/server/server.ts',
     ]);
   });

@@ -50,6 +50,7 @@ const NODE_PACKAGES = [
   '@opentelemetry/context-async-hooks',
   '@opentelemetry/core',
   '@opentelemetry/sdk-trace-base',
+  'redis',
 ];
 const WEB_PACKAGES = ['zod', 'valibot', '@valibot/to-json-schema', 'hono', '@opentelemetry/api'];
 
@@ -96,12 +97,12 @@ describe('the tarball', () => {
     assert.ok(packed.files.includes('dist/src/client/index.js'), 'janus-mcp/client is built');
   });
 
-  test('its metadata: license, repository, engines, optional peer dependencies for the schema libraries and OpenTelemetry', () => {
+  test('its metadata: license, repository, engines, optional peer dependencies for the schema libraries, OpenTelemetry and Redis', () => {
     const pkg = JSON.parse(readFileSync(join(nodeProject, 'node_modules', 'janus-mcp', 'package.json'), 'utf8')) as Record<string, any>;
     assert.equal(pkg.license, 'MIT');
     assert.match(pkg.repository?.url ?? '', /^git\+https:\/\//);
     assert.ok(pkg.engines?.node);
-    for (const lib of ['zod', 'valibot', 'arktype', '@valibot/to-json-schema', '@opentelemetry/api']) {
+    for (const lib of ['zod', 'valibot', 'arktype', '@valibot/to-json-schema', '@opentelemetry/api', 'redis']) {
       assert.ok(pkg.peerDependencies?.[lib], `peer dependency ${lib}`);
       assert.equal(pkg.peerDependenciesMeta?.[lib]?.optional, true, `${lib} is optional`);
     }
@@ -183,12 +184,25 @@ describe('OpenTelemetry, an optional peer dependency', () => {
   test('not installed: every other subpath loads, and janus-mcp/otel fails naming @opentelemetry/api', async () => {
     // The zod 4.0 project has janus-mcp and zod only: npm installs no optional peer.
     const others = Object.keys(exportsMap)
-      .filter((k) => k !== './package.json' && k !== './otel')
+      .filter((k) => k !== './package.json' && k !== './otel' && k !== './redis')
       .map((k) => `janus-mcp/${k.slice(2)}`);
     const script = `for (const s of ${JSON.stringify(others)}) await import(s);
       try { await import('janus-mcp/otel'); console.log('loaded'); } catch (e) { console.log(e.code, e.message); }`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: oldZodProject });
     assert.match(stdout, /^ERR_MODULE_NOT_FOUND .*'@opentelemetry\/api'/);
+  });
+});
+
+describe('Redis, an optional peer dependency', () => {
+  test('not installed: every other subpath loads, and janus-mcp/redis fails naming redis', async () => {
+    // The zod 4.0 project has janus-mcp and zod only: npm installs no optional peer.
+    const others = Object.keys(exportsMap)
+      .filter((k) => k !== './package.json' && k !== './otel' && k !== './redis')
+      .map((k) => `janus-mcp/${k.slice(2)}`);
+    const script = `for (const s of ${JSON.stringify(others)}) await import(s);
+      try { await import('janus-mcp/redis'); console.log('loaded'); } catch (e) { console.log(e.code, e.message); }`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: oldZodProject });
+    assert.match(stdout, /^ERR_MODULE_NOT_FOUND .*'redis'/);
   });
 });
 

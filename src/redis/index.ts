@@ -1,0 +1,24 @@
+/**
+ * `janus-mcp/redis`: several instances of one server behind one URL, sharing what must be
+ * shared on Redis (DESIGN.md §Scale-out): registry changes and resource updates reach every
+ * instance's legacy sessions and `subscriptions/listen` streams, and MRTR `requestState`
+ * is sealed with one secret and accepted once across all of them.
+ *
+ * ```ts
+ * import { createServer } from 'janus-mcp/server';
+ * import { redisCluster } from 'janus-mcp/redis';
+ *
+ * const cluster = await redisCluster({ url: 'redis://127.0.0.1:6379' });
+ * const server = createServer({ name: 'weather', version: '1.0.0', cluster });
+ * ```
+ *
+ * Needs `redis` (node-redis, an optional peer dependency); nothing else in janus-mcp imports
+ * this entry or `redis`, so programs that do not use it load neither.
+ */
+export { redisCluster } from './cluster.js';
+export type { RedisClusterOptions, RedisCluster } from './cluster.js';
+export { RedisBackplane } from './backplane.js';
+export type { RedisBackplaneOptions } from './backplane.js';
+export { RedisRequestStateStore } from './request-state-store.js';
+export type { RedisRequestStateStoreOptions } from './request-state-store.js';
+export type { RedisConnection } from './connect.js';

@@ -1,0 +1,143 @@
+/**
+ * Scale-out tests on a real Redis: each test file starts its own `redis-server` child on a
+ * free 127.0.0.1 port (no persistence) and stops it by PID; instances of one server definition
+ * are each put on it with `redisCluster` and served with `serveHttp` on their own port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createConnection, createServer as createTcpServer } from 'node:net';
+import type { Server } from '../../src/server/index.js';
+import { redisCluster, type RedisCluster } from '../../src/redis/index.js';
+import { serve, type Served } from '../http-e2e/support.js';
+import { until } from '../support/wait.js';
+
+/** A free loopback port: bound, read, released. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createTcpServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether a Redis server answers PING on `port`. */
+function pings(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    let reply = '';
+    socket.setTimeout(500, () => socket.destroy());
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('latin1');
+      if (reply.includes('\r\n')) socket.end();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(reply.startsWith('+PONG')));
+  });
+}
+
+export interface RedisServer {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `redis-server` on a free port and waits until it answers PING. */
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<Error>((resolve) => {
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      resolve(
+        e.code === 'ENOENT'
+          ? new Error('redis-server is not on PATH: these tests need a real Redis; install it with `apt install redis-server`')
+          : e,
+      ),
+    );
+    child.once('exit', (code, signal) => resolve(new Error(`redis-server exited (${code ?? signal}) before answering PING`)));
+  });
+  const ready = until(() => pings(port), `redis-server on port ${port} to answer PING`, 10_000);
+  const first = await Promise.race([ready.then(() => undefined), exited]);
+  if (first instanceof Error) throw first;
+  const pid = child.pid!;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    pid,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      process.kill(pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A fresh key and channel prefix, so tests sharing one Redis share nothing else. */
+export const uniquePrefix = (): string => `janus-test-${randomUUID()}:`;
+
+export interface Instance {
+  readonly served: Served;
+  readonly cluster: RedisCluster;
+}
+
+/**
+ * `n` instances of one server definition (`define` builds it around the cluster it is given),
+ * all on `url` under `prefix`, each served on its own 127.0.0.1 port.
+ */
+export async function startInstances(
+  n: number,
+  url: string,
+  prefix: string,
+  define: (cluster: RedisCluster) => Server,
+): Promise<{ instances: Instance[]; close(): Promise<void> }> {
+  const instances: Instance[] = [];
+  const close = async () => {
+    for (const { served, cluster } of instances.splice(0)) {
+      await served.close();
+      await cluster.close();
+    }
+  };
+  try {
+    for (let i = 0; i < n; i++) {
+      const cluster = await redisCluster({ url, prefix });
+      try {
+        instances.push({ served: await serve(define(cluster)), cluster });
+      } catch (error) {
+        await cluster.close();
+        throw error;
+      }
+    }
+    await settled(instances.map((i) => i.cluster));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { instances, close };
+}
+
+/**
+ * Waits until every instance has heard every other's events so far: registering a
+ * definition's tools publishes `list_changed`, which must not reach a stream a test opens
+ * afterwards. Each instance publishes a barrier; Redis keeps one publisher's messages in
+ * order, so an instance that has heard all barriers has heard everything published before them.
+ */
+async function settled(clusters: readonly RedisCluster[]): Promise<void> {
+  const barriers = clusters.map(() => `barrier://${randomUUID()}`);
+  const heard = clusters.map(() => new Set<string>());
+  const unsubscribe = clusters.map((cluster, i) =>
+    cluster.backplane.subscribe((event) => {
+      if (event.type === 'resource_updated' && barriers.includes(event.uri)) heard[i]!.add(event.uri);
+    }),
+  );
+  try {
+    for (const [i, cluster] of clusters.entries()) cluster.backplane.publish({ type: 'resource_updated', uri: barriers[i]! });
+    await until(() => heard.every((h) => h.size === barriers.length), 'every instance heard every barrier');
+  } finally {
+    for (const off of unsubscribe) off();
+  }
+}
