@@ -1,14 +1,17 @@
 /**
  * Runs the fixture: `PORT=3901 node dist/examples/everything/main.js` serves
  * http://127.0.0.1:3901/mcp (both eras on one URL); `--stdio` serves stdin/stdout. SIGTERM and
- * SIGINT drain it gracefully (shutdown.ts).
+ * SIGINT drain it gracefully (shutdown.ts). With `REDIS_URL` its shared state lives on that
+ * Redis (janus-mcp/redis), so several instances on several ports serve one deployment; the
+ * Redis code is loaded only then.
  */
 import { serveHttp } from '../../src/transports/http/index.js';
 import { serveStdio } from '../../src/stdio/index.js';
 import { createEverythingServer } from './server.js';
 import { drainHttpOnSignal, stdinEndedOnSignal } from './shutdown.js';
 
-const server = createEverythingServer();
+const cluster = process.env.REDIS_URL ? await onRedis(process.env.REDIS_URL) : undefined;
+const server = createEverythingServer({ cluster });
 
 if (process.argv.includes('--stdio')) {
   await serveStdio(server, { input: stdinEndedOnSignal() });
@@ -18,4 +21,15 @@ if (process.argv.includes('--stdio')) {
   const http = await serveHttp(server, { port, host });
   console.error(`janus-everything listening on ${http.url.href}`);
   drainHttpOnSignal(server, http);
+}
+
+/** The shared state of several instances, on Redis; a Redis that cannot be reached ends the process with its reason. */
+async function onRedis(url: string) {
+  const { redisCluster } = await import('../../src/redis/index.js');
+  try {
+    return await redisCluster({ url });
+  } catch (e) {
+    console.error(`janus-everything: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
 }
