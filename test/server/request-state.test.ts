@@ -111,8 +111,10 @@ test('the state is sealed: the answers of earlier rounds cannot be read from it'
       const state = await secondRound(peer);
       assert.match(state, /^v1\.[A-Za-z0-9_-]+$/);
       const bytes = Buffer.from(state.slice(3), 'base64url');
+      // Words of five letters or more: a shorter one turns up in random ciphertext by chance
+      // (/ada/i matched the base64 text about once in a hundred runs).
       for (const text of [bytes.toString('utf8'), bytes.toString('latin1'), state]) {
-        assert.doesNotMatch(text, /ada|lovelace|example\.com|email|signup/i);
+        assert.doesNotMatch(text, /lovelace|example\.com|email|signup/i);
       }
       assert.throws(() => JSON.parse(bytes.toString('utf8')));
     },
