@@ -25,6 +25,9 @@ import { plan } from './plan.js';
 import { ANSWER_BOUND_MS } from './runner.js';
 import { IdAllocator } from './wire-text.js';
 
+/** The example server's `maxBodyBytes` (serveHttp's default, 4 MiB). */
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 export { HttpFuzzServer, type BodyWrites, type Delivery } from './http-server.js';
 
 const isObject = (v: unknown): v is Msg => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -116,7 +119,11 @@ export class HttpFuzzChannel {
     const reply = await this.server.post(fh.headers, sent.text, writes, untilAcknowledged, this.answerBoundMs);
     const what = describe(sent);
     if (reply.timedOut) return [`${what}: no HTTP answer within ${this.answerBoundMs} ms (a hang)`];
-    if (reply.error) return fh.large ? [] : [`${what}: the request failed: ${reply.error}`];
+    // A body over the server's limit is refused unread: 413 and the connection closed (docs/http.md),
+    // so a client still writing it may see the reset before the answer (RFC 9112 §9.6), as with
+    // headers too large for the server.
+    const oversize = Buffer.byteLength(sent.text) > DEFAULT_MAX_BODY_BYTES;
+    if (reply.error) return fh.large || oversize ? [] : [`${what}: the request failed: ${reply.error}`];
     if (reply.status === 431 && fh.large) return [];
     const sse = reply.contentType.startsWith('text/event-stream');
     const judge = sse ? sseJudge : new StreamJudge(frames, this.ctx);
