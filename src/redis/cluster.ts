@@ -6,7 +6,7 @@
 import type { Cluster } from '../server/index.js';
 import { RedisBackplane } from './backplane.js';
 import { closeRedis, connectRedis, type RedisConnection } from './connect.js';
-import { RedisRequestStateStore } from './request-state-store.js';
+import { epochKey, RedisRequestStateStore, secretKey } from './request-state-store.js';
 
 export interface RedisClusterOptions {
   /** The Redis server (default `process.env.REDIS_URL`, else 'redis://127.0.0.1:6379'). */
@@ -70,13 +70,14 @@ export async function redisCluster(options: RedisClusterOptions = {}): Promise<R
   let subscriber: RedisConnection | undefined;
   try {
     subscriber = await connectRedis({ url, connectTimeoutMs, role: 'subscriber', onError });
-    const secretKey = `${prefix}mrtr-secret`;
-    await publisher.set(secretKey, randomSecret(), { condition: 'NX' });
-    const secret = await publisher.get(secretKey);
-    if (!secret) throw new Error(`${secretKey} is empty in Redis`);
+    const key = secretKey(prefix);
+    // The first instance on an empty Redis makes the secret, and starts the first epoch: no state was issued before it.
+    if ((await publisher.set(key, randomSecret(), { condition: 'NX' })) === 'OK') await publisher.set(epochKey(prefix), String(Date.now()));
+    const secret = await publisher.get(key);
+    if (!secret) throw new Error(`${key} is empty in Redis`);
     const backplane = new RedisBackplane(publisher, subscriber, { channel: `${prefix}events`, commandTimeoutMs, onError });
     await backplane.start();
-    const store = new RedisRequestStateStore(publisher, { prefix, commandTimeoutMs });
+    const store = new RedisRequestStateStore(publisher, { prefix, commandTimeoutMs, secret });
     const connections = [publisher, subscriber];
     let closing: Promise<void> | undefined;
     return {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createConnection, createServer as createTcpServer } from 'node:net';
 import type { Server } from '../../src/server/index.js';
-import { redisCluster, type RedisCluster } from '../../src/redis/index.js';
+import { redisCluster, type RedisCluster, type RedisClusterOptions } from '../../src/redis/index.js';
 import { serve, type Served } from '../http-e2e/support.js';
 import { until } from '../support/wait.js';
 
@@ -42,13 +42,23 @@ function pings(port: number): Promise<boolean> {
 
 export interface RedisServer {
   readonly url: string;
+  /** The running redis-server's PID (a new one after `restart()`). */
   readonly pid: number;
   stop(): Promise<void>;
+  /** Kills redis-server at once (SIGKILL), as a crash would, and waits for it to exit. */
+  kill(): Promise<void>;
+  /** Starts a fresh, empty redis-server on the same port (clients reconnect to the same URL). */
+  restart(): Promise<void>;
 }
 
-/** Starts `redis-server` on a free port and waits until it answers PING. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+interface RedisChild {
+  readonly pid: number;
+  readonly exited: Promise<Error>;
+  gone(): boolean;
+}
+
+/** Spawns `redis-server` on `port` and waits until it answers PING. */
+async function spawnRedis(port: number): Promise<RedisChild> {
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -65,14 +75,28 @@ export async function startRedis(): Promise<RedisServer> {
   const ready = until(() => pings(port), `redis-server on port ${port} to answer PING`, 10_000);
   const first = await Promise.race([ready.then(() => undefined), exited]);
   if (first instanceof Error) throw first;
-  const pid = child.pid!;
+  return { pid: child.pid!, exited, gone: () => child.exitCode !== null || child.signalCode !== null };
+}
+
+/** Starts `redis-server` on a free port and waits until it answers PING. */
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  let current = await spawnRedis(port);
+  const end = async (signal: NodeJS.Signals) => {
+    if (current.gone()) return;
+    process.kill(current.pid, signal);
+    await current.exited;
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
-    pid,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      process.kill(pid, 'SIGTERM');
-      await exited;
+    get pid() {
+      return current.pid;
+    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+    async restart() {
+      await end('SIGTERM');
+      current = await spawnRedis(port);
     },
   };
 }
@@ -87,13 +111,14 @@ export interface Instance {
 
 /**
  * `n` instances of one server definition (`define` builds it around the cluster it is given),
- * all on `url` under `prefix`, each served on its own 127.0.0.1 port.
+ * all on `url` under `prefix` (with `options`, e.g. `onError`), each served on its own 127.0.0.1 port.
  */
 export async function startInstances(
   n: number,
   url: string,
   prefix: string,
   define: (cluster: RedisCluster) => Server,
+  options: Omit<RedisClusterOptions, 'url' | 'prefix'> = {},
 ): Promise<{ instances: Instance[]; close(): Promise<void> }> {
   const instances: Instance[] = [];
   const close = async () => {
@@ -104,7 +129,7 @@ export async function startInstances(
   };
   try {
     for (let i = 0; i < n; i++) {
-      const cluster = await redisCluster({ url, prefix });
+      const cluster = await redisCluster({ ...options, url, prefix });
       try {
         instances.push({ served: await serve(define(cluster)), cluster });
       } catch (error) {

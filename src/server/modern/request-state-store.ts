@@ -16,8 +16,10 @@ export interface RequestStateStore {
   /**
    * Records `id` as used until `expiresAt` (ms since the epoch) and returns true, or returns
    * false when it already was. Must be atomic: of two concurrent claims of one id, one wins.
+   * `issuedAt` (ms since the epoch) lets a shared store that lost its records refuse the
+   * states issued before the loss, whose use it can no longer tell (throw an `McpError`).
    */
-  claim(id: string, expiresAt: number): boolean | Promise<boolean>;
+  claim(id: string, expiresAt: number, issuedAt?: number): boolean | Promise<boolean>;
 }
 
 export interface InMemoryRequestStateStoreOptions {

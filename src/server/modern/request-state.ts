@@ -125,7 +125,8 @@ export class RequestStateCodec {
     if (typeof payload.x !== 'number' || payload.x < Date.now()) throw bad('expired');
     if (payload.m !== expect.m || payload.t !== expect.t || payload.d !== expect.d) throw bad('issued for a different request');
     if (payload.c !== expect.c) throw bad('issued to a different client');
-    if (!(await this.store.claim(payload.n, payload.x))) throw bad('already used (each requestState is accepted once)');
+    if (!(await this.store.claim(payload.n, payload.x, payload.x - this.ttlMs)))
+      throw bad('already used (each requestState is accepted once)');
     return payload;
   }
 
