@@ -7,10 +7,11 @@
  */
 import { serveHttp } from '../../src/transports/http/index.js';
 import { serveStdio } from '../../src/stdio/index.js';
+import { clusterOnRedis } from './redis.js';
 import { createEverythingServer } from './server.js';
 import { drainHttpOnSignal, stdinEndedOnSignal } from './shutdown.js';
 
-const cluster = process.env.REDIS_URL ? await onRedis(process.env.REDIS_URL) : undefined;
+const cluster = process.env.REDIS_URL ? await clusterOnRedis(process.env.REDIS_URL) : undefined;
 const server = createEverythingServer({ cluster });
 
 if (process.argv.includes('--stdio')) {
@@ -21,15 +22,4 @@ if (process.argv.includes('--stdio')) {
   const http = await serveHttp(server, { port, host });
   console.error(`janus-everything listening on ${http.url.href}`);
   drainHttpOnSignal(server, http);
-}
-
-/** The shared state of several instances, on Redis; a Redis that cannot be reached ends the process with its reason. */
-async function onRedis(url: string) {
-  const { redisCluster } = await import('../../src/redis/index.js');
-  try {
-    return await redisCluster({ url });
-  } catch (e) {
-    console.error(`janus-everything: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
-  }
 }
