@@ -12,6 +12,7 @@
  * call fails with that error). It is the server's chain (src/server/middleware.ts) turned
  * outward.
  */
+import { runLinks } from '../jsonrpc/chain.js';
 import type { Meta } from '../protocol/types.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import type { ClientChannel } from './channel.js';
@@ -139,25 +140,16 @@ export class ClientMiddlewareStack {
   /**
    * Runs `chain` around `send`. Each `next()` runs the rest of the chain again (so a
    * middleware may retry) and sends `ctx.params` as they are then; a middleware that called
-   * `next()` and returned nothing passes on what its last `next()` resolved to.
+   * `next()` and returned nothing passes on the outcome of its last `next()`, result or error,
+   * waited for if it did not wait itself (src/jsonrpc/chain.ts).
    */
   run<R>(chain: readonly ClientMiddleware[], method: string, params: Params, signal: AbortSignal | undefined, send: Send<R>): Promise<R> {
     const ctx = new OutboundCall(this.site, method, params, signal);
-    const step = async (i: number): Promise<unknown> => {
-      if (i === chain.length) return send(ctx.params);
-      let called = false;
-      let last: unknown;
-      const next = async () => {
-        called = true;
-        last = await step(i + 1);
-        return last;
-      };
-      const out = await chain[i]!(ctx, next);
-      if (out !== undefined) return out;
-      if (called) return last;
-      throw new TypeError(`a client middleware for ${method} neither returned a result nor called next()`);
-    };
-    return step(0) as Promise<R>;
+    return runLinks(chain, ctx, () => send(ctx.params), {
+      nothing: () => {
+        throw new TypeError(`a client middleware for ${method} neither returned a result nor called next()`);
+      },
+    }) as Promise<R>;
   }
 }
 

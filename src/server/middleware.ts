@@ -12,6 +12,7 @@
  * answered as it is; anything else is masked as -32603 and reported to `onError`). For a
  * notification, not calling `next()` drops it.
  */
+import { runLinks } from '../jsonrpc/chain.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type {
   CallToolResult,
@@ -169,22 +170,17 @@ export class MiddlewareStack {
  * it failed (a middleware that only logs a failure does not turn it into an empty answer).
  */
 export function runChain(chain: readonly Middleware[], ctx: MiddlewareContext, terminal: () => unknown): Promise<unknown> {
-  const step = async (i: number): Promise<unknown> => {
-    if (i === chain.length) return terminal();
-    let last: Promise<unknown> | undefined;
-    const next = () => (last = step(i + 1));
-    const out = await chain[i]!(ctx, next);
-    if (out !== undefined) {
+  return runLinks(chain, ctx, terminal, {
+    returned: (out) => {
       if (ctx.kind === 'request' && (typeof out !== 'object' || out === null || Array.isArray(out))) {
         throw new TypeError(`a middleware for ${ctx.method} returned ${out === null ? 'null' : typeof out}, not a result object`);
       }
-      return out;
-    }
-    if (last !== undefined) return last;
-    if (ctx.kind === 'notification') return undefined;
-    throw new TypeError(`a middleware for ${ctx.method} neither returned a result nor called next()`);
-  };
-  return step(0);
+    },
+    nothing: () => {
+      if (ctx.kind === 'notification') return undefined;
+      throw new TypeError(`a middleware for ${ctx.method} neither returned a result nor called next()`);
+    },
+  });
 }
 
 /** What the dispatchers know of a message when they hand it to the chain. */

@@ -67,6 +67,20 @@ for (const era of ['modern', 'legacy'] as const) {
       }
     });
 
+    test('one that calls next() without waiting for it and returns nothing passes on its outcome: the result, or the error', async () => {
+      const { client, close } = await pair(era);
+      try {
+        client.use((_ctx, next) => {
+          // Fire and forget, or only log a failure: the call still gets what next() gives.
+          next().catch(() => {});
+        });
+        assert.equal(textOf(await client.callTool('echo', { text: 'late' })), 'echo: late');
+        await assert.rejects(client.callTool('no_such_tool', {}), (e: { code?: number }) => e.code === -32602);
+      } finally {
+        await close();
+      }
+    });
+
     test('use(method, …) runs for that method only, interleaved with the global ones as registered', async () => {
       const ran: string[] = [];
       const mark =
