@@ -7,34 +7,15 @@
  * context switch and metric recordings made by hand with the SDK, without Janus.
  */
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, ExportResultCode, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { serverTracing } from '../src/otel/index.js';
 import { coreOf, createServer, type Inbound, type ServerCore } from '../src/server/index.js';
+import { droppingProviders, registerContextAndPropagation } from './lib/otel-sdk.js';
 
 const CALLS = 40_000;
 const ROUNDS = 5;
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
-const dropped = { code: ExportResultCode.SUCCESS };
-const tracerProvider = new BasicTracerProvider({
-  spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done(dropped), shutdown: async () => {} })],
-});
-const meterProvider = new MeterProvider({
-  readers: [
-    new PeriodicExportingMetricReader({
-      exporter: {
-        export: (_metrics, done) => done(dropped),
-        forceFlush: async () => {},
-        shutdown: async () => {},
-        selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
-      },
-      exportIntervalMillis: 10_000,
-    }),
-  ],
-});
+const { tracerProvider, meterProvider } = droppingProviders();
 
 interface Target {
   core: ServerCore;
@@ -108,8 +89,7 @@ async function measure(targets: Record<string, Target>, byHand: boolean): Promis
 // Without OpenTelemetry in the process, as a server that does not use it runs.
 await measure({ plain: await target('plain'), middleware: await target('middleware') }, false);
 // The SDK's context manager hooks every promise of the process: plain Janus is measured again under it.
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+registerContextAndPropagation();
 await measure({ 'plain, context manager on': await target('plain'), otel: await target('otel') }, true);
 
 console.log(`µs per tools/call (median of ${ROUNDS - 2} rounds of ${CALLS.toLocaleString('en-US')}):`);

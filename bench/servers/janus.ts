@@ -48,30 +48,8 @@ if (args.transport === 'stdio') {
  * what they get, so the cost measured is Janus's instrumentation and the SDK's, not a network's.
  */
 async function instrument(target: typeof server): Promise<void> {
-  const { context, propagation } = await import('@opentelemetry/api');
-  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
-  const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator, ExportResultCode } = await import('@opentelemetry/core');
-  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-  const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import('@opentelemetry/sdk-metrics');
+  const { droppingProviders, registerContextAndPropagation } = await import('../lib/otel-sdk.js');
   const { instrumentServer } = await import('../../src/otel/index.js');
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
-  const dropped = { code: ExportResultCode.SUCCESS };
-  const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done(dropped), shutdown: async () => {} })],
-  });
-  const meterProvider = new MeterProvider({
-    readers: [
-      new PeriodicExportingMetricReader({
-        exporter: {
-          export: (_metrics, done) => done(dropped),
-          forceFlush: async () => {},
-          shutdown: async () => {},
-          selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
-        },
-        exportIntervalMillis: 10_000,
-      }),
-    ],
-  });
-  instrumentServer(target, { tracerProvider, meterProvider });
+  registerContextAndPropagation();
+  instrumentServer(target, droppingProviders());
 }
