@@ -14,6 +14,8 @@
  *   npm run bench -- --profile 1       CPU profile of Janus under scenario 1, 2, 3 or 4 (see profile.ts)
  *   npm run bench -- --heap 5          heap growth per open listen stream (5) or session (3), by constructor
  *   npm run bench -- --strict          exit 2 when a target is not met
+ *   npm run bench -- --only scale-out  scenario 8, on request only: one process against N workers on Redis
+ *                                      (starts its own redis-server; --workers N, default cores − 1, at least 2)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ import type { Ctx, Options } from './lib/context.js';
 import { WrongAnswer } from './lib/mcp.js';
 import { ALL_IMPLS, IMPLS, setupPinning, type Impl } from './lib/proc.js';
 import { markdownTable, overheadMarkdown, overheadText, summarize, TARGETS, textTable } from './lib/report.js';
+import { scaleOutCosts, scaleOutMarkdown, scaleOutRows, scaleOutText } from './lib/scale-out-report.js';
 import { heap } from './heap.js';
 import { profile } from './profile.js';
 import { churn } from './scenarios/churn.js';
@@ -31,6 +34,7 @@ import { coldStart } from './scenarios/cold-start.js';
 import { httpLoad } from './scenarios/http-load.js';
 import { listen } from './scenarios/listen.js';
 import { mrtrAndList } from './scenarios/mrtr-list.js';
+import { machineNote, scaleOut, workerCount } from './scenarios/scale-out.js';
 import { stdio } from './scenarios/stdio.js';
 
 interface Scenario {
@@ -38,6 +42,8 @@ interface Scenario {
   name: string;
   title: string;
   run: (ctx: Ctx) => Promise<void>;
+  /** Left out of a run without `--only` (it needs more than the suite's own processes). */
+  onRequest?: boolean;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -48,7 +54,10 @@ const SCENARIOS: Scenario[] = [
   { id: '5', name: 'listen', title: '5 listen fan-out', run: (c) => listen(c, '5') },
   { id: '6', name: 'mrtr-list', title: '6 MRTR, tools/list', run: (c) => mrtrAndList(c, '6') },
   { id: '7', name: 'cold-start', title: '7 cold start', run: (c) => coldStart(c, '7') },
+  { id: '8', name: 'scale-out', title: '8 scale-out on Redis', run: (c) => scaleOut(c, '8'), onRequest: true },
 ];
+/** Scenario 8 compares its own configurations, not implementations: its own table. */
+const SCALE_OUT = '8';
 const TITLES = Object.fromEntries(SCENARIOS.map((s) => [s.id, s.title]));
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -78,6 +87,7 @@ function parseArgs(argv: string[]): Options & { strict: boolean; profile?: strin
     reps: Number(value('reps') ?? (quick ? 1 : 3)),
     only: selected,
     durationMs: Number(value('duration') ?? (quick ? 1000 : 5000)),
+    workers: value('workers') === undefined ? undefined : Number(value('workers')),
     warmupMs: quick ? 300 : 1000,
     impls,
     strict: flag('strict'),
@@ -136,16 +146,31 @@ async function main(): Promise<number> {
   if (opts.heap) return heap(opts.heap, pinning, opts);
 
   const ctx: Ctx = { opts, pinning, samples: [], log: (s) => console.log(s) };
-  const run = SCENARIOS.filter((s) => !opts.only || opts.only.has(s.id));
+  if (opts.workers !== undefined && !(Number.isInteger(opts.workers) && opts.workers >= 1))
+    throw new Error(`--workers must be a positive integer`);
+  const run = SCENARIOS.filter((s) => (opts.only ? opts.only.has(s.id) : !s.onRequest));
   for (const s of run) {
     const t0 = performance.now();
     console.log(`\nScenario ${s.title} (${opts.reps} repetition${opts.reps === 1 ? '' : 's'}, interleaved)`);
     await s.run(ctx);
     console.log(`  (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   }
-  const rows = summarize(ctx.samples, opts);
+  const rows = summarize(
+    ctx.samples.filter((s) => s.scenario !== SCALE_OUT),
+    opts,
+  );
+  const scaleSamples = ctx.samples.filter((s) => s.scenario === SCALE_OUT);
+  const scale = scaleSamples.length
+    ? {
+        rows: scaleOutRows(scaleSamples),
+        costs: scaleOutCosts(scaleSamples),
+        workers: workerCount(ctx),
+        note: machineNote(ctx, workerCount(ctx)),
+      }
+    : undefined;
   console.log(`\nMedians of ${opts.reps} repetition${opts.reps === 1 ? '' : 's'}; ratios are medians of per-repetition ratios.\n`);
-  console.log(textTable(rows, TITLES));
+  if (rows.length) console.log(textTable(rows, TITLES));
+  if (scale) console.log(`\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutText(scale.rows, scale.costs, scale.workers)}`);
   const overhead = overheadText(rows, TITLES, opts.impls);
   if (overhead) console.log(`\nObservability on, as a ratio to plain Janus in the same repetition:\n\n${overhead}`);
   if (opts.quick)
@@ -154,9 +179,10 @@ async function main(): Promise<number> {
     );
   const unmet = rows.filter((r) => r.met === false);
   const checks = rows.flatMap((r) => r.metEach ?? []);
-  console.log(
-    `\nTargets met: ${checks.filter(Boolean).length} of ${checks.length}${unmet.length ? ` (not met in: ${unmet.map((r) => `${r.scenario} ${r.step} ${r.metric}`).join('; ')})` : ''}`,
-  );
+  if (checks.length)
+    console.log(
+      `\nTargets met: ${checks.filter(Boolean).length} of ${checks.length}${unmet.length ? ` (not met in: ${unmet.map((r) => `${r.scenario} ${r.step} ${r.metric}`).join('; ')})` : ''}`,
+    );
 
   const dir = join(root, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
@@ -170,6 +196,7 @@ async function main(): Promise<number> {
     options: { ...opts, only: opts.only ? [...opts.only] : undefined },
     targets: TARGETS.map((t) => ({ scenario: t.scenario, step: t.step(opts), metric: t.metric, label: t.label })),
     rows,
+    scaleOut: scale,
     samples: ctx.samples,
   };
   const json = join(dir, `${stamp}.json`);
@@ -178,7 +205,9 @@ async function main(): Promise<number> {
   writeFileSync(
     md,
     `Run ${started.toISOString()}, \`${command}\`, ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.\n` +
-      `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, commit ${m.commit}. ${pinning.note}.\n\n${markdownTable(rows, TITLES)}\n` +
+      `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, commit ${m.commit}. ${pinning.note}.\n\n` +
+      (rows.length ? `${markdownTable(rows, TITLES)}\n` : '') +
+      (scale ? `\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutMarkdown(scale.rows, scale.costs, scale.workers)}\n` : '') +
       (overhead
         ? `\nObservability on, as a ratio to plain Janus in the same repetition:\n\n${overheadMarkdown(rows, TITLES, opts.impls)}\n`
         : ''),

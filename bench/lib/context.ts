@@ -13,7 +13,12 @@ export interface Options {
   connections?: number[];
   /** Extra node flags for the servers under test (profiling: --cpu-prof). */
   nodeFlags?: string[];
+  /** Scenario 8 (scale-out): worker processes of configuration (c) (`--workers`). */
+  workers?: number;
 }
+
+/** Scenario 8's configurations: one process, one process on Redis, N workers on Redis. */
+export type ScaleOutConfig = 'one' | 'one+redis' | 'workers';
 
 export interface Sample {
   scenario: string;
@@ -23,7 +28,7 @@ export interface Sample {
   unit: string;
   /** Which direction is better (for ratios read as "how many times as good"). */
   better: 'higher' | 'lower';
-  impl: Impl;
+  impl: Impl | ScaleOutConfig;
   rep: number;
   /** null: the implementation cannot do this (reported as n/a). */
   value: number | null;
@@ -43,7 +48,7 @@ export function record(ctx: Ctx, s: Omit<Sample, 'value'> & { value: number | nu
 }
 
 /** Implementations in a different order each repetition, so none always runs first. */
-export function orderFor(rep: number, impls: readonly Impl[] = IMPLS): Impl[] {
+export function orderFor<T extends string = Impl>(rep: number, impls: readonly T[] = IMPLS as readonly T[]): T[] {
   const k = rep % impls.length;
   return [...impls.slice(k), ...impls.slice(0, k)];
 }

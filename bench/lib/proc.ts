@@ -114,6 +114,11 @@ export interface ServerOptions {
   tools?: number;
   /** Extra node flags (e.g. --cpu-prof). */
   nodeFlags?: string[];
+  /** Another server script than the implementation's, and arguments after the usual ones (scenario 8). */
+  script?: string;
+  args?: string[];
+  /** Another pinning prefix than `pinning.serverPrefix` (scenario 8: every core but the generator's). */
+  prefix?: string[];
 }
 
 /** A running server under test. */
@@ -122,6 +127,8 @@ export class ServerProcess {
   readonly spawnedAt: bigint;
   port = 0;
   path = '/mcp';
+  /** Everything the child reported when ready (scenario 8's primary adds its workers' PIDs). */
+  readyInfo: Record<string, unknown> = {};
   #seq = 0;
   #waiting = new Map<number, (m: Record<string, unknown>) => void>();
   #ready: Promise<void>;
@@ -134,11 +141,11 @@ export class ServerProcess {
     pinning: Pinning,
   ) {
     const args = [
-      ...pinning.serverPrefix,
+      ...(options.prefix ?? pinning.serverPrefix),
       process.execPath,
       '--expose-gc',
       ...(options.nodeFlags ?? []),
-      serverScript(impl),
+      options.script ?? serverScript(impl),
       '--transport',
       options.transport,
       '--mode',
@@ -146,6 +153,7 @@ export class ServerProcess {
       '--tools',
       String(options.tools ?? 0),
       ...variantArgs(impl),
+      ...(options.args ?? []),
     ];
     this.spawnedAt = process.hrtime.bigint();
     this.child = spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
@@ -156,6 +164,7 @@ export class ServerProcess {
     if (options.transport === 'http') this.child.stdout!.resume();
     this.#ready = new Promise((resolve, reject) => {
       this.#waiting.set(0, (m) => {
+        this.readyInfo = m;
         this.port = Number(m.port ?? 0);
         this.path = String(m.path ?? '/mcp');
         resolve();
@@ -194,6 +203,11 @@ export class ServerProcess {
     const p = new Promise<Record<string, unknown>>((resolve) => this.#waiting.set(seq, resolve));
     this.child.send({ ...extra, op, seq });
     return withTimeout(p, timeoutMs, `${this.impl} server did not answer "${op}"`);
+  }
+
+  /** What the child reports about itself (memory, and what its `stats` control adds). */
+  stats(): Promise<Record<string, unknown>> {
+    return this.#ask('stats');
   }
 
   /** Forces full garbage collections in the child, then reports its memory. */

@@ -13,6 +13,9 @@ export interface ServerArgs {
   tools: number;
   /** Janus only: observability on (`mw`: an empty middleware; `otel`: OpenTelemetry tracing and metrics). */
   variant: 'mw' | 'otel' | undefined;
+  /** Janus only: its shared state on this Redis URL, under `prefix` (scenario 8). */
+  redis: string | undefined;
+  prefix: string | undefined;
 }
 
 export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerArgs {
@@ -24,7 +27,7 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   const mode = (get('mode') ?? 'both') as ServerArgs['mode'];
   const variant = get('variant');
   if (variant !== undefined && variant !== 'mw' && variant !== 'otel') throw new Error(`unknown --variant ${variant} (mw, otel)`);
-  return { transport, mode, tools: Number(get('tools') ?? 0), variant };
+  return { transport, mode, tools: Number(get('tools') ?? 0), variant, redis: get('redis'), prefix: get('prefix') };
 }
 
 /** Name of the i-th extra tool; every implementation registers the same ones. */
@@ -35,6 +38,8 @@ export function extraToolName(i: number): string {
 export interface Controls {
   /** Makes every open `subscriptions/listen` stream that asked for tools get one `list_changed`. */
   notifyToolsChanged?: () => void;
+  /** More to report with `stats` (e.g. open connections, scenario 8). */
+  stats?: () => Record<string, unknown>;
 }
 
 function vmHwmBytes(): number | undefined {
@@ -76,7 +81,7 @@ export function startControl(controls: Controls, ready: Record<string, unknown>)
     const reply = (body: Record<string, unknown>): void => void process.send!({ seq: msg.seq, ...body });
     switch (msg.op) {
       case 'stats':
-        reply(memory());
+        reply({ ...memory(), ...controls.stats?.() });
         break;
       case 'gc':
         void fullGc().then(() => reply(memory()));

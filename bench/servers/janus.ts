@@ -9,7 +9,14 @@ import { serveHttp } from '../../src/transports/http/index.js';
 import { extraToolName, parseServerArgs, startControl } from './control.js';
 
 const args = parseServerArgs();
-const server = createServer({ name: 'janus-bench', version: '1.0.0', onError: (e) => console.error('[janus-bench]', e) });
+// Scenario 8: the shared state on Redis (one process, or one worker of janus-cluster.ts).
+const cluster = args.redis ? await onRedis(args.redis, args.prefix ?? 'janus-bench:') : undefined;
+const server = createServer({
+  name: 'janus-bench',
+  version: '1.0.0',
+  onError: (e) => console.error('[janus-bench]', e),
+  ...(cluster ? { cluster } : {}),
+});
 
 server.tool('echo', { description: 'Echoes the text', input: z.object({ text: z.string() }) }, ({ text }) => text);
 
@@ -39,7 +46,19 @@ if (args.transport === 'stdio') {
   startControl({ notifyToolsChanged }, {});
 } else {
   const http = await serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp' });
-  startControl({ notifyToolsChanged }, { port: http.port, path: '/mcp' });
+  // Open connections, so scenario 8 can tell how node:cluster spread them over the workers.
+  let connections = 0;
+  http.httpServer.on('connection', (socket) => {
+    connections++;
+    socket.once('close', () => connections--);
+  });
+  startControl({ notifyToolsChanged, stats: () => ({ connections }) }, { port: http.port, path: '/mcp' });
+}
+
+/** `janus-mcp/redis` is loaded only when asked for, so the other scenarios' server loads no Redis code. */
+async function onRedis(url: string, prefix: string) {
+  const { redisCluster } = await import('../../src/redis/index.js');
+  return redisCluster({ url, prefix });
 }
 
 /**

@@ -1,0 +1,429 @@
+/**
+ * Scenario 8, scale-out on Redis (issue 11; run on request: `--only scale-out`). Three
+ * configurations of the Janus bench server, interleaved per repetition:
+ *   (a) `one`: one process, no Redis;
+ *   (b) `one+redis`: one process on Redis (`redisCluster`);
+ *   (c) `workers`: N `node:cluster` workers on Redis sharing one port (janus-cluster.ts).
+ * The scenario starts its own redis-server and stops it by PID at the end. Servers and Redis
+ * run on every core but the load generator's; on 2 cores that is one core for all of them.
+ *
+ * 1. 2026-07-28 `tools/call` of `echo` at 64 connections: requests/s, p50/p99, CPU per request
+ *    of all server processes (primary and workers) and, apart, of Redis.
+ * 2. One MRTR round trip (`tools/call` → `input_required` → retry with `requestState`); the
+ *    retry goes on another connection than the first call, so on (c) it usually reaches
+ *    another worker. On (b) and (c) each retry costs one Redis claim: (b) − (a) is what a
+ *    Redis round trip costs per request. Sequential (one client), and 8 clients at once.
+ * 3. listen fan-out: K streams spread over the instances (the kernel and the primary spread
+ *    connections on (c); the workers report how many each holds), M tools `list_changed`
+ *    published by one instance; time from the publish call to the last stream, p50/p99 over M.
+ */
+import { dirname, join } from 'node:path';
+import { connect, type Socket } from 'node:net';
+import { orderFor, record, type Ctx, type ScaleOutConfig } from '../lib/context.js';
+import { type HttpConnection, openConnection, runLoad } from '../lib/http.js';
+import {
+  echoParams,
+  messagesOf,
+  modernHeaders,
+  modernMeta,
+  postHead,
+  quickEchoCheck,
+  requestRenderer,
+  responseTo,
+  rpc,
+  withBody,
+  WrongAnswer,
+} from '../lib/mcp.js';
+import { checkEchoHttp } from '../lib/mcp-http.js';
+import { cpuSeconds, type Pinning, ServerProcess, serverScript, sleep, withTimeout } from '../lib/proc.js';
+import { hasRedisServer, type RedisServer, startRedisServer } from '../lib/redis-server.js';
+import { latencySummary, quantile } from '../lib/stats.js';
+
+export const SCALE_OUT_CONFIGS: readonly ScaleOutConfig[] = ['one', 'one+redis', 'workers'];
+const LOAD_CONNECTIONS = 64;
+const MRTR_CLIENTS = 8;
+
+/** Default workers: one per core the load generator leaves, at least 2. */
+export function workerCount(ctx: Ctx): number {
+  return ctx.opts.workers ?? Math.max(2, ctx.pinning.cores - 1);
+}
+
+/** Every core but the load generator's (core 1), or no pinning when the others are unpinned. */
+function serverCores(p: Pinning): string[] {
+  if (p.serverPrefix.length === 0) return [];
+  const list = p.cores <= 2 ? '0' : p.cores === 3 ? '0,2' : `0,2-${p.cores - 1}`;
+  return ['taskset', '-c', list];
+}
+
+export function machineNote(ctx: Ctx, workers: number): string {
+  const { cores } = ctx.pinning;
+  const serverSide = Math.max(1, cores - 1);
+  let note = `${workers} workers; servers and Redis on ${serverSide} core${serverSide === 1 ? '' : 's'}, the load generator on one`;
+  if (serverSide < workers)
+    note += `: the ${workers} workers (and Redis) share ${serverSide === 1 ? 'one core' : `${serverSide} cores`}, so (c) shows what spreading costs, not what it gains`;
+  return note;
+}
+
+export async function scaleOut(ctx: Ctx, scenario: string): Promise<void> {
+  if (!hasRedisServer()) {
+    ctx.log('  SKIPPED: redis-server is not on PATH (apt install redis-server); scenario 8 needs a real Redis');
+    return;
+  }
+  const workers = workerCount(ctx);
+  const prefix = serverCores(ctx.pinning);
+  ctx.log(`  ${machineNote(ctx, workers)}`);
+  const redis = await startRedisServer(prefix);
+  try {
+    for (let rep = 0; rep < ctx.opts.reps; rep++) {
+      for (const config of orderFor(rep, SCALE_OUT_CONFIGS)) {
+        await runConfig(ctx, scenario, rep, config, workers, prefix, redis);
+      }
+    }
+  } finally {
+    await redis.stop();
+  }
+}
+
+function start(ctx: Ctx, config: ScaleOutConfig, rep: number, workers: number, prefix: string[], redis: RedisServer): ServerProcess {
+  const keys = `bench-${process.pid}-${rep}-${config}:`;
+  const onRedis = ['--redis', redis.url, '--prefix', keys];
+  if (config === 'one') return new ServerProcess('janus', { transport: 'http', mode: 'modern', prefix }, ctx.pinning);
+  if (config === 'one+redis') return new ServerProcess('janus', { transport: 'http', mode: 'modern', prefix, args: onRedis }, ctx.pinning);
+  const script = join(dirname(serverScript('janus')), 'janus-cluster.js');
+  return new ServerProcess(
+    'janus',
+    { transport: 'http', mode: 'modern', prefix, script, args: ['--workers', String(workers), ...onRedis] },
+    ctx.pinning,
+  );
+}
+
+async function runConfig(
+  ctx: Ctx,
+  scenario: string,
+  rep: number,
+  config: ScaleOutConfig,
+  workers: number,
+  prefix: string[],
+  redis: RedisServer,
+): Promise<void> {
+  const srv = start(ctx, config, rep, workers, prefix, redis);
+  let pids: number[] = [];
+  try {
+    await srv.ready();
+    const workerPids = (srv.readyInfo.pids as number[] | undefined) ?? [];
+    pids = [srv.pid, ...workerPids];
+    const p: Probe = {
+      ctx,
+      scenario,
+      rep,
+      config,
+      srv,
+      cpu: () => pids.reduce((s, pid) => s + cpuSeconds(pid), 0),
+      redisCpu: () => cpuSeconds(redis.pid),
+      what: `${config} ${scenario}`,
+    };
+    const ep = { port: srv.port, path: srv.path };
+    await checkEchoHttp(ep, 'modern', `${p.what} before`);
+    await toolsCallLoad(p);
+    await mrtrLoad(p, 1);
+    await mrtrLoad(p, MRTR_CLIENTS);
+    await fanout(p);
+    await checkEchoHttp(ep, 'modern', `${p.what} after`);
+  } finally {
+    await srv.stop();
+    // The workers leave when their primary's IPC channel closes; make sure of it.
+    for (const pid of pids.slice(1)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}
+
+interface Probe {
+  ctx: Ctx;
+  scenario: string;
+  rep: number;
+  config: ScaleOutConfig;
+  srv: ServerProcess;
+  /** CPU seconds of all server processes (the primary and its workers on (c)). */
+  cpu: () => number;
+  redisCpu: () => number;
+  what: string;
+}
+
+/** Open connections per server process (one entry, or one per worker), once at least `atLeast` are seen. */
+async function spread(srv: ServerProcess, atLeast: number): Promise<number[]> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const m = await srv.stats();
+    const counts = Array.isArray(m.workers)
+      ? (m.workers as Array<{ connections: number }>).map((w) => Number(w.connections))
+      : [Number(m.connections)];
+    if (counts.reduce((a, b) => a + b, 0) >= atLeast || Date.now() > deadline) return counts;
+    await sleep(20);
+  }
+}
+
+const usesRedis = (c: ScaleOutConfig): boolean => c !== 'one';
+
+async function toolsCallLoad(p: Probe): Promise<void> {
+  const { ctx, srv } = p;
+  const connections: HttpConnection[] = [];
+  for (let i = 0; i < LOAD_CONNECTIONS; i++) connections.push(await openConnection(srv.port));
+  const counts = await spread(srv, LOAD_CONNECTIONS);
+  const render = requestRenderer(postHead(srv.port, srv.path, modernHeaders('tools/call', 'echo')), 'tools/call', echoParams('modern'));
+  let id = 1;
+  let cpu0 = 0;
+  let cpu1 = 0;
+  let redis0 = 0;
+  let redis1 = 0;
+  const res = await runLoad({
+    connections,
+    next: () => render(id++),
+    check: quickEchoCheck,
+    warmupMs: ctx.opts.warmupMs,
+    durationMs: ctx.opts.durationMs,
+    onMeasureStart: () => {
+      cpu0 = p.cpu();
+      redis0 = p.redisCpu();
+    },
+    onMeasureEnd: () => {
+      cpu1 = p.cpu();
+      redis1 = p.redisCpu();
+    },
+  });
+  for (const c of connections) c.close();
+  if (res.errors > 0) {
+    throw new WrongAnswer(`${p.what} tools/call: ${res.errors} wrong answers; first: ${res.firstError}\n${srv.stderr.trim().slice(-2000)}`);
+  }
+  const { p50, p99 } = latencySummary(res.latencies);
+  const rps = res.requests / res.seconds;
+  const cpuPer = ((cpu1 - cpu0) * 1e6) / res.requests;
+  const redisPer = ((redis1 - redis0) * 1e6) / res.requests;
+  const base = { scenario: p.scenario, step: `tools/call ${LOAD_CONNECTIONS} conn`, impl: p.config, rep: p.rep };
+  record(ctx, { ...base, metric: 'requests/s', unit: 'req/s', better: 'higher', value: rps });
+  record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
+  record(ctx, { ...base, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
+  record(ctx, { ...base, metric: 'server CPU/request', unit: 'µs', better: 'lower', value: cpuPer });
+  record(ctx, { ...base, metric: 'Redis CPU/request', unit: 'µs', better: 'lower', value: usesRedis(p.config) ? redisPer : null });
+  record(ctx, { ...base, metric: 'load generator CPU', unit: '%', better: 'lower', value: res.generatorCpu * 100, diagnostic: true });
+  ctx.log(
+    `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} tools/call ${LOAD_CONNECTIONS} conn: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, server CPU ${cpuPer.toFixed(1)} µs/req, Redis ${redisPer.toFixed(2)} µs/req, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%, connections per process ${counts.join('/')}`,
+  );
+}
+
+/** One MRTR round trip, checked: the first call on `a`, the retry with the state on `b`. */
+async function mrtrRoundTrip(a: HttpConnection, b: HttpConnection, port: number, path: string, id: number, what: string): Promise<void> {
+  const head = postHead(port, path, modernHeaders('tools/call', 'ask'));
+  const params = { name: 'ask', arguments: {}, _meta: modernMeta({ elicitation: {} }) };
+  const first = responseTo(await a.request(withBody(head, rpc(id, 'tools/call', params))), id, `${what} (first call)`);
+  if (first.resultType !== 'input_required' || typeof first.inputRequests !== 'object' || typeof first.requestState !== 'string') {
+    throw new WrongAnswer(`${what}: expected input_required with a requestState, got ${JSON.stringify(first).slice(0, 300)}`);
+  }
+  const inputResponses: Record<string, unknown> = {};
+  for (const [key, req] of Object.entries(first.inputRequests as Record<string, { method: string }>)) {
+    if (req.method !== 'elicitation/create') throw new WrongAnswer(`${what}: unexpected input request ${JSON.stringify(req)}`);
+    inputResponses[key] = { action: 'accept', content: { name: 'bench' } };
+  }
+  const retry = { ...params, inputResponses, requestState: first.requestState };
+  const second = responseTo(await b.request(withBody(head, rpc(id + 1, 'tools/call', retry))), id + 1, `${what} (retry)`);
+  if ((second.resultType ?? 'complete') !== 'complete' || second.content?.[0]?.text !== 'hello bench') {
+    throw new WrongAnswer(`${what}: wrong answer after the retry: ${JSON.stringify(second).slice(0, 300)}`);
+  }
+}
+
+async function mrtrLoad(p: Probe, clients: number): Promise<void> {
+  const { ctx, srv } = p;
+  const what = `${p.what} MRTR ${clients} client${clients === 1 ? '' : 's'}`;
+  const conns: HttpConnection[] = [];
+  for (let i = 0; i < 2 * clients; i++) conns.push(await openConnection(srv.port));
+  const counts = await spread(srv, 2 * clients);
+  const warmMs = ctx.opts.quick ? 200 : 500;
+  const durationMs = ctx.opts.quick ? 500 : 2000;
+  let phase: 'warm' | 'measure' | 'stop' = 'warm';
+  let t0 = Infinity;
+  const lat: number[] = [];
+  const loops = Array.from({ length: clients }, async (_, c) => {
+    for (let i = 0; phase !== 'stop'; i++) {
+      const s = performance.now();
+      await mrtrRoundTrip(conns[2 * c]!, conns[2 * c + 1]!, srv.port, srv.path, c * 10_000_000 + 2 * i + 1, what);
+      if (phase === 'measure' && s >= t0) lat.push(performance.now() - s);
+    }
+  });
+  const all = Promise.all(
+    loops.map((l) =>
+      l.catch((e: unknown) => {
+        phase = 'stop';
+        throw e;
+      }),
+    ),
+  );
+  all.catch(() => undefined);
+  await sleep(warmMs);
+  const cpu0 = p.cpu();
+  const redis0 = p.redisCpu();
+  t0 = performance.now();
+  phase = 'measure';
+  await sleep(durationMs);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = p.cpu() - cpu0;
+  const redisCpu = p.redisCpu() - redis0;
+  if (phase === 'measure') phase = 'stop';
+  try {
+    await all;
+  } finally {
+    for (const c of conns) c.close();
+  }
+  const n = lat.length;
+  const { p50, p99 } = latencySummary(Float64Array.from(lat));
+  const base = { scenario: p.scenario, step: clients === 1 ? 'MRTR sequential' : `MRTR ${clients} clients`, impl: p.config, rep: p.rep };
+  record(ctx, { ...base, metric: 'round trips/s', unit: '/s', better: 'higher', value: n / seconds });
+  record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
+  record(ctx, { ...base, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
+  record(ctx, { ...base, metric: 'server CPU/round trip', unit: 'µs', better: 'lower', value: (cpu * 1e6) / n });
+  record(ctx, {
+    ...base,
+    metric: 'Redis CPU/round trip',
+    unit: 'µs',
+    better: 'lower',
+    value: usesRedis(p.config) ? (redisCpu * 1e6) / n : null,
+  });
+  ctx.log(
+    `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} MRTR ${clients} client${clients === 1 ? ' ' : 's'}: ${(n / seconds).toFixed(0)} round trips/s, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms, server CPU ${((cpu * 1e6) / n).toFixed(0)} µs, Redis ${((redisCpu * 1e6) / n).toFixed(1)} µs per round trip, connections per process ${counts.join('/')}`,
+  );
+}
+
+const ACK = Buffer.from('notifications/subscriptions/acknowledged');
+const CHANGED = 'notifications/tools/list_changed';
+const CHANGED_BYTES = Buffer.from(CHANGED);
+const OK_STATUS = Buffer.from('HTTP/1.1 200');
+const ERROR_BYTES = Buffer.from('"error"');
+
+/** A listen stream that notes when each `list_changed` arrives (searching bytes only; parsed at the end). */
+class FanoutStream {
+  socket!: Socket;
+  chunks: Buffer[] = [];
+  acked = false;
+  arrivals: bigint[] = [];
+  #tail: Buffer = Buffer.alloc(0);
+  onArrival: ((s: FanoutStream) => void) | undefined;
+
+  constructor(readonly id: number) {}
+
+  open(port: number, request: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.socket = connect({ port, host: '127.0.0.1', noDelay: true });
+      this.socket.once('error', reject);
+      this.socket.on('data', (chunk: Buffer) => {
+        this.chunks.push(chunk);
+        if (this.acked) {
+          // A match may straddle two chunks; the tail is shorter than the needle, so nothing counts twice.
+          const hay = this.#tail.length ? Buffer.concat([this.#tail, chunk]) : chunk;
+          for (let at = hay.indexOf(CHANGED_BYTES); at >= 0; at = hay.indexOf(CHANGED_BYTES, at + 1)) {
+            this.arrivals.push(process.hrtime.bigint());
+            this.onArrival?.(this);
+          }
+          this.#tail = hay.subarray(Math.max(0, hay.length - CHANGED_BYTES.length + 1));
+          return;
+        }
+        const all = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks);
+        if (all.indexOf(ACK) >= 0) {
+          this.acked = true;
+          resolve();
+        } else if (all.indexOf(ERROR_BYTES) >= 0 || (all.length >= 12 && all.indexOf(OK_STATUS) !== 0)) {
+          reject(new WrongAnswer(`listen ${this.id}: ${all.toString('latin1').slice(0, 400)}`));
+        }
+      });
+      this.socket.write(request);
+    });
+  }
+
+  /** The acknowledgement first, then exactly `m` list_changed, all with this stream's subscription id. */
+  verify(m: number, what: string): void {
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    const body = text.slice(text.indexOf('\r\n\r\n') + 4);
+    const sse = body
+      .split('\r\n')
+      .filter((l) => !/^[0-9a-fA-F]+$/.test(l))
+      .join('\n');
+    const msgs = messagesOf({ body: sse });
+    const sub = (x: Record<string, any>) => x.params?._meta?.['io.modelcontextprotocol/subscriptionId'];
+    if (msgs[0]?.method !== 'notifications/subscriptions/acknowledged' || sub(msgs[0]) !== this.id)
+      throw new WrongAnswer(`${what}: stream ${this.id} did not start with its acknowledgement: ${sse.slice(0, 300)}`);
+    const changed = msgs.filter((x) => x.method === CHANGED);
+    if (changed.length !== m || changed.some((x) => sub(x) !== this.id))
+      throw new WrongAnswer(`${what}: stream ${this.id} got ${changed.length} list_changed (want ${m}, each with its subscription id)`);
+  }
+
+  close(): void {
+    this.socket?.destroy();
+  }
+}
+
+async function fanout(p: Probe): Promise<void> {
+  const { ctx, srv } = p;
+  const k = ctx.opts.quick ? 200 : 2000;
+  const m = ctx.opts.quick ? 5 : 20;
+  const what = `${p.what} listen ${k} streams`;
+  const streams = Array.from({ length: k }, (_, i) => new FanoutStream(i + 1));
+  try {
+    const head = postHead(srv.port, srv.path, modernHeaders('subscriptions/listen'));
+    let next = 0;
+    const opener = async (): Promise<void> => {
+      while (next < streams.length) {
+        const s = streams[next++]!;
+        await s.open(
+          srv.port,
+          withBody(head, rpc(s.id, 'subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: modernMeta() })),
+        );
+      }
+    };
+    await withTimeout(Promise.all(Array.from({ length: 128 }, opener)), 60_000, `${what}: opening`);
+    const counts = await spread(srv, k);
+    const toAll: number[] = [];
+    const toFirst: number[] = [];
+    for (let j = 1; j <= m; j++) {
+      let left = k;
+      const reached = new Promise<void>((resolve) => {
+        for (const s of streams) {
+          s.onArrival = (x) => {
+            if (x.arrivals.length === j && --left === 0) resolve();
+          };
+        }
+      });
+      const published = await srv.notify();
+      if (published === undefined) throw new Error(`${what}: the server cannot publish list_changed`);
+      await withTimeout(reached, 30_000, `${what}: list_changed ${j} to reach every stream`);
+      let first = -1n;
+      let last = 0n;
+      for (const s of streams) {
+        const t = s.arrivals[j - 1]!;
+        if (t > last) last = t;
+        if (first < 0n || t < first) first = t;
+      }
+      toAll.push(Number(last - published.t) / 1e6);
+      toFirst.push(Number(first - published.t) / 1e6);
+    }
+    // Late duplicates would show here: every stream must hold exactly m.
+    await sleep(100);
+    for (const s of streams) s.verify(m, what);
+    const sorted = Float64Array.from(toAll).sort();
+    const p50 = quantile(sorted, 0.5);
+    const p99 = quantile(sorted, 0.99);
+    const first50 = quantile(Float64Array.from(toFirst).sort(), 0.5);
+    const busiest = (Math.max(...counts) / k) * 100;
+    const base = { scenario: p.scenario, step: `listen ${k} streams`, impl: p.config, rep: p.rep };
+    record(ctx, { ...base, metric: 'time to reach all, p50', unit: 'ms', better: 'lower', value: p50 });
+    record(ctx, { ...base, metric: 'time to reach all, p99', unit: 'ms', better: 'lower', value: p99 });
+    record(ctx, { ...base, metric: 'time to reach first, p50', unit: 'ms', better: 'lower', value: first50, diagnostic: true });
+    record(ctx, { ...base, metric: 'streams on the busiest process', unit: '%', better: 'lower', value: busiest, diagnostic: true });
+    ctx.log(
+      `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} listen ${k} streams × ${m} changes: reached all p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (first p50 ${first50.toFixed(1)} ms), streams per process ${counts.join('/')}`,
+    );
+  } finally {
+    for (const s of streams) s.close();
+  }
+}
