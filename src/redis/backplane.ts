@@ -7,6 +7,7 @@
  */
 import type { Backplane, ServerEvent } from '../server/index.js';
 import type { RedisConnection } from './connect.js';
+import { bounded } from './deadline.js';
 
 export interface RedisBackplaneOptions {
   /** The channel (default 'janus:events'); one per server deployment. */
@@ -15,7 +16,18 @@ export interface RedisBackplaneOptions {
   commandTimeoutMs?: number;
   /** Reports a subscriber that threw and messages on the channel that are not events. */
   onError?: (error: Error) => void;
+  /**
+   * A hash that counts each list's changes, bumped in the same step as the change is published
+   * (shared sessions tell from it which lists changed since a client fetched them).
+   */
+  listsKey?: string;
 }
+
+/** KEYS: the counters. ARGV: the kind, the channel, the envelope. */
+const COUNT_AND_PUBLISH = `
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+return redis.call('PUBLISH', ARGV[2], ARGV[3])
+`;
 
 /** What goes on the channel: the publishing instance, its sequence number, the event. */
 interface Envelope {
@@ -36,6 +48,7 @@ export class RedisBackplane implements Backplane {
   readonly #channel: string;
   readonly #timeoutMs: number;
   readonly #onError: (error: Error) => void;
+  readonly #listsKey: string | undefined;
   readonly #handlers = new Set<(event: ServerEvent) => void>();
   readonly #origin = crypto.randomUUID();
   readonly #delivered = new Set<number>();
@@ -48,6 +61,7 @@ export class RedisBackplane implements Backplane {
     this.#channel = options.channel ?? 'janus:events';
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError ?? ((e) => console.error('[janus-mcp/redis]', e));
+    this.#listsKey = options.listsKey;
   }
 
   /** Subscribes to the channel (node-redis subscribes again by itself after a reconnection). */
@@ -59,11 +73,18 @@ export class RedisBackplane implements Backplane {
     const seq = ++this.#seq;
     // A subscriber that is reconnecting would miss it: tell this instance's streams now.
     if (!this.#subscriber.isReady) this.#deliverOwn(seq, event);
-    const envelope: Envelope = { o: this.#origin, s: seq, e: event };
-    this.#publisher
-      .withCommandOptions({ timeout: this.#timeoutMs })
-      .publish(this.#channel, JSON.stringify(envelope))
-      .catch(() => this.#deliverOwn(seq, event));
+    const envelope = JSON.stringify({ o: this.#origin, s: seq, e: event } satisfies Envelope);
+    const published =
+      this.#listsKey !== undefined && event.type === 'list_changed'
+        ? // EVAL, not EVALSHA: a NOSCRIPT fallback would send it after a later event's PUBLISH, out of order.
+          bounded(
+            this.#publisher
+              .withCommandOptions({ timeout: this.#timeoutMs })
+              .eval(COUNT_AND_PUBLISH, { keys: [this.#listsKey], arguments: [event.kind, this.#channel, envelope] }),
+            this.#timeoutMs,
+          )
+        : bounded(this.#publisher.withCommandOptions({ timeout: this.#timeoutMs }).publish(this.#channel, envelope), this.#timeoutMs);
+    published.catch(() => this.#deliverOwn(seq, event));
   }
 
   subscribe(handler: (event: ServerEvent) => void): () => void {

@@ -1,14 +1,34 @@
 /**
  * A `Cluster` on Redis (DESIGN.md §Scale-out): two connections (commands, and the subscribed
  * one the backplane needs), the fan-out channel, the one-time-use records and the
- * `requestState` sealing secret, all under one prefix.
+ * ring of `requestState` sealing secrets (secret-ring.ts), all under one prefix.
  */
 import type { Cluster } from '../server/index.js';
 import { RedisBackplane } from './backplane.js';
 import { closeRedis, connectRedis, type RedisConnection } from './connect.js';
-import { epochKey, RedisRequestStateStore, secretKey } from './request-state-store.js';
+import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
+import { RedisRequestStateStore } from './request-state-store.js';
+import { listsKey, RedisSessionStore } from './session-store.js';
+import { RedisSecretRing, secretRingOptions } from './secret-ring.js';
 
 export interface RedisClusterOptions {
+  /** Bounds and expiry of the SSE events kept for resumption (`RedisEventStore`; its prefix and timeouts are the cluster's). */
+  events?: Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'maxBytesPerStream' | 'ttlMs'>;
+  /**
+   * Rotate the `requestState` sealing secret automatically this often (ms; off by default, see
+   * `rotateSecret()`). One instance rotates per period, whichever gets there first.
+   */
+  secretRotationMs?: number;
+  /**
+   * How long a new secret is only accepted before it seals (default 10000 ms): every instance
+   * re-reads the secrets at least twice in this time, so all can open what any seals with it.
+   */
+  secretPropagationMs?: number;
+  /**
+   * How long a secret still opens states after the next one started sealing (default 11
+   * minutes): at least the servers' `requestState.ttlMs` (default 10 minutes), plus clock skew.
+   */
+  secretRetentionMs?: number;
   /** The Redis server (default `process.env.REDIS_URL`, else 'redis://127.0.0.1:6379'). */
   url?: string;
   /** Key and channel prefix (default 'janus:'): one per server deployment, the same on all its instances. */
@@ -25,15 +45,12 @@ export interface RedisClusterOptions {
 export interface RedisCluster extends Cluster {
   /** Quits both Redis connections. */
   close(): Promise<void>;
-}
-
-/** 32 random bytes, base64url: what the first instance to connect leaves for all the others. */
-function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  /**
+   * Adds a new `requestState` sealing secret, from any instance: every instance opens with it
+   * at once and seals with it `secretPropagationMs` later; states sealed with the old one open
+   * for `secretRetentionMs` more. Rejects when Redis cannot be reached.
+   */
+  rotateSecret(): Promise<void>;
 }
 
 /**
@@ -65,27 +82,42 @@ export async function redisCluster(options: RedisClusterOptions = {}): Promise<R
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   const commandTimeoutMs = options.commandTimeoutMs ?? 2000;
   const onError = options.onError ?? ((e: Error) => console.error('[janus-mcp/redis]', e));
+  const ringOptions = secretRingOptions(prefix, commandTimeoutMs, options);
 
   const publisher = await connectRedis({ url, connectTimeoutMs, role: 'command', onError });
   let subscriber: RedisConnection | undefined;
+  let ring: RedisSecretRing | undefined;
   try {
     subscriber = await connectRedis({ url, connectTimeoutMs, role: 'subscriber', onError });
-    const key = secretKey(prefix);
-    // The first instance on an empty Redis makes the secret, and starts the first epoch: no state was issued before it.
-    if ((await publisher.set(key, randomSecret(), { condition: 'NX' })) === 'OK') await publisher.set(epochKey(prefix), String(Date.now()));
-    const secret = await publisher.get(key);
-    if (!secret) throw new Error(`${key} is empty in Redis`);
-    const backplane = new RedisBackplane(publisher, subscriber, { channel: `${prefix}events`, commandTimeoutMs, onError });
+    // The first instance on an empty Redis makes the first secret, and starts the first epoch: no state was issued before it.
+    ring = await RedisSecretRing.start(publisher, subscriber, ringOptions);
+    const secrets = ring;
+    const backplane = new RedisBackplane(publisher, subscriber, {
+      channel: `${prefix}events`,
+      commandTimeoutMs,
+      onError,
+      listsKey: listsKey(prefix),
+    });
     await backplane.start();
-    const store = new RedisRequestStateStore(publisher, { prefix, commandTimeoutMs, secret });
+    const sessions = new RedisSessionStore(publisher, subscriber, { prefix, commandTimeoutMs, onError });
+    await sessions.start();
+    const events = new RedisEventStore(publisher, { ...options.events, prefix, commandTimeoutMs, onError });
+    const store = new RedisRequestStateStore(publisher, { prefix, commandTimeoutMs, held: () => secrets.held() });
     const connections = [publisher, subscriber];
     let closing: Promise<void> | undefined;
     return {
       backplane,
-      requestState: { secrets: [secret], store },
-      close: () => (closing ??= Promise.all(connections.map(closeRedis)).then(() => undefined)),
+      requestState: { secrets, store },
+      sessions,
+      events,
+      rotateSecret: () => secrets.rotate(),
+      close: () => {
+        secrets.close();
+        return (closing ??= Promise.all(connections.map(closeRedis)).then(() => undefined));
+      },
     };
   } catch (error) {
+    ring?.close();
     await Promise.all([publisher, subscriber].map((c) => (c ? closeRedis(c).catch(() => c.destroy()) : undefined)));
     throw error;
   }

@@ -2,7 +2,7 @@
  * `janus-mcp/redis`: several instances of one server behind one URL, sharing what must be
  * shared on Redis (DESIGN.md §Scale-out): registry changes and resource updates reach every
  * instance's legacy sessions and `subscriptions/listen` streams, and MRTR `requestState`
- * is sealed with one secret and accepted once across all of them.
+ * is sealed with shared secrets (rotated without a restart) and accepted once across all of them.
  *
  * ```ts
  * import { createServer } from 'janus-mcp/server';
@@ -21,4 +21,10 @@ export { RedisBackplane } from './backplane.js';
 export type { RedisBackplaneOptions } from './backplane.js';
 export { RedisRequestStateStore } from './request-state-store.js';
 export type { RedisRequestStateStoreOptions } from './request-state-store.js';
+export { RedisSecretRing } from './secret-ring.js';
+export type { RedisSecretRingOptions } from './secret-ring.js';
+export { RedisEventStore } from './event-store.js';
+export type { RedisEventStoreOptions } from './event-store.js';
+export { RedisSessionStore } from './session-store.js';
+export type { RedisSessionStoreOptions } from './session-store.js';
 export type { RedisConnection } from './connect.js';

@@ -5,13 +5,25 @@
  */
 import type { Backplane } from './backplane.js';
 import type { RequestStateStore } from './modern/request-state-store.js';
+import type { EventStore, SessionStore } from './session-store.js';
+import type { Secret, SecretRing } from './modern/secret-ring.js';
 
 export interface Cluster {
   /** Registry changes and resource updates, delivered to every instance's sessions and listen streams. */
   readonly backplane: Backplane;
-  /** MRTR `requestState` across instances: the sealing secrets (the first seals, all open) and the one-time-use records. */
+  /**
+   * MRTR `requestState` across instances: the sealing secrets (a fixed list, the first seals and
+   * all open, or a `SecretRing` that changes while running) and the one-time-use records.
+   */
   readonly requestState: {
-    readonly secrets: readonly (string | Uint8Array)[];
+    readonly secrets: readonly Secret[] | SecretRing;
     readonly store: RequestStateStore;
   };
+  /**
+   * Legacy (2025 Streamable HTTP) sessions any instance serves: their records and the signals
+   * between instances. Absent: a session is served by the instance that opened it.
+   */
+  readonly sessions?: SessionStore;
+  /** Where SSE events are kept so a client resumes its stream on any instance (the HTTP transport's default `eventStore`). */
+  readonly events?: EventStore;
 }

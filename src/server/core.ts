@@ -15,11 +15,13 @@ import type { ServerEvent } from './backplane.js';
 import { handleLegacyNotification, handleLegacyRequest } from './legacy/dispatch.js';
 import { SessionLife } from './legacy/lifecycle.js';
 import { Session } from './legacy/session.js';
+import { SharedSession } from './legacy/shared-session.js';
 import { handleOf } from './legacy/session-handle.js';
 import { handleModernNotification, handleModernRequest } from './modern/dispatch.js';
 import type { ListenHub } from './modern/listen.js';
 import { Services, type ServerConfig } from './services.js';
 import type { SessionHandle } from './context.js';
+import type { EventStore, SessionSignal } from './session-store.js';
 import type { HeaderParam, Inbound, ServerCore, SessionHost } from './transport-seam.js';
 
 const BATCHES_REFUSED = `Invalid Request: JSON-RPC batches are only allowed on protocol ${revisionsWith((r) => r.transport.batches).join(', ')}`;
@@ -32,6 +34,7 @@ export class Core implements ServerCore {
   /** Session hooks, pings and the count of initialized sessions. */
   readonly life: SessionLife;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeSignals: (() => void) | undefined;
 
   constructor(private readonly config: ServerConfig) {
     this.life = new SessionLife(
@@ -42,6 +45,15 @@ export class Core implements ServerCore {
     this.services = new Services(config);
     this.hub = this.services.hub;
     this.unsubscribe = config.backplane.subscribe((e) => this.deliver(e));
+    this.unsubscribeSignals = config.shared?.store.onSignal((signal) => this.onSignal(signal));
+  }
+
+  get instanceId(): string | undefined {
+    return this.config.shared?.store.instanceId;
+  }
+
+  get eventStore(): EventStore | undefined {
+    return this.config.shared?.events;
   }
 
   get name(): string {
@@ -65,8 +77,62 @@ export class Core implements ServerCore {
     // The transport's own id (HTTP's Mcp-Session-Id) when it has one, so that the server and the client name a session alike.
     const id = typeof host.id === 'string' && host.id !== '' && !this.sessions.has(host.id) ? host.id : undefined;
     const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id);
+    this.share(session, host);
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  /** Cluster: a session another instance opened, served here from its shared record (see `ServerCore.adoptSession`). */
+  async adoptSession(host: SessionHost): Promise<Session | undefined> {
+    const id = host.id;
+    if (this.config.shared === undefined || host.share === undefined || typeof id !== 'string' || id === '') return undefined;
+    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id);
+    const shared = this.share(session, host)!;
+    const record = await shared.load();
+    if (record === undefined || !session.apply(record)) return undefined;
+    session.transport = 'http';
+    // A session this instance served before and let go of is served anew.
+    const stale = this.sessions.get(id);
+    if (stale !== undefined && stale !== session) stale.release();
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** Links a session to the cluster's store when its transport lets any instance serve it. */
+  private share(session: Session, host: SessionHost): SharedSession | undefined {
+    const shared = this.config.shared;
+    if (shared === undefined || host.share === undefined) return undefined;
+    session.shared = new SharedSession(shared.store, session.id, host.share.ttlMs, (e) => this.reportError(e));
+    return session.shared;
+  }
+
+  /** Cluster: what another instance says about one of the sessions served here. */
+  private onSignal(signal: SessionSignal): void {
+    const session = this.sessions.get(signal.session);
+    if (session === undefined || session.closed) return;
+    switch (signal.type) {
+      case 'deliver':
+        session.deliverHere(signal.message, signal.forwarded === true).catch((e: unknown) => this.reportError(e));
+        break;
+      case 'answer':
+        session.settleHere(signal.message);
+        break;
+      case 'cancel':
+        session.cancelHere(signal.requestId, signal.reason);
+        break;
+      case 'changed':
+        session.applyChange(signal)?.catch((e: unknown) => this.reportError(e));
+        break;
+      case 'appended':
+        session.host.pull?.();
+        break;
+      case 'yield':
+        session.host.yieldStream?.();
+        break;
+      case 'ended':
+        session.release();
+        break;
+    }
   }
 
   /** The handle of an open, initialized session of this core. */
@@ -179,13 +245,15 @@ export class Core implements ServerCore {
       const method = `notifications/${event.kind}/list_changed`;
       for (const session of this.sessions.values()) {
         // Seed 004: a change that does not reach the session now is announced on its next response stream.
-        if (!session.initialized) continue;
+        // Shared, only the instance holding the GET stream tells it (the cluster counts changes).
+        if (!session.initialized || (session.shared !== undefined && session.host.connected === false)) continue;
         session.listChanged(event.kind, session.host.connected !== false);
         sendTo(session, { jsonrpc: '2.0', method });
       }
       this.hub.listChanged(event.kind);
     } else {
       for (const session of this.sessions.values()) {
+        if (session.shared !== undefined && session.host.connected === false) continue;
         if (session.initialized && session.subscriptions?.has(event.uri)) {
           sendTo(session, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
         }
@@ -199,7 +267,7 @@ export class Core implements ServerCore {
     const session = this.sessions.get(id);
     const v = session?.protocolVersion;
     if (!session?.initialized || v === undefined || !revision(v).methods.serverNotifications.has(message.method)) return false;
-    sendTo(session, message);
+    session.sendUnsolicited(message);
     return true;
   }
 
@@ -207,10 +275,12 @@ export class Core implements ServerCore {
     this.hub.endWhere((l) => match(l.channel));
   }
 
+  /** Ends this instance's sessions; shared ones (cluster) it only lets go of: other instances serve them on. */
   close(): void {
     this.unsubscribe();
+    this.unsubscribeSignals?.();
     this.hub.endAll();
-    for (const session of [...this.sessions.values()]) session.close();
+    for (const session of [...this.sessions.values()]) session.release();
   }
 }
 

@@ -38,10 +38,20 @@ export type { ResourceConfig, ResourceReader, ResourceReturn, TemplateConfig, Te
 export type { Completer, CompletionRequest } from './features/completion.js';
 export type { SchemaInput, StandardSchema, JsonSchemaObject } from './schema/types.js';
 export type { RequestStateOptions } from './modern/request-state.js';
+export type { Secret, SecretRing } from './modern/secret-ring.js';
 export type { RequestStateStore, InMemoryRequestStateStoreOptions } from './modern/request-state-store.js';
 export { InMemoryRequestStateStore } from './modern/request-state-store.js';
 export type { Backplane, ServerEvent } from './backplane.js';
 export type { Cluster } from './cluster.js';
+export type {
+  SessionStore,
+  SessionRecord,
+  NewSessionRecord,
+  SessionSignal,
+  SubscribeOutcome,
+  EventStore,
+  ListKind,
+} from './session-store.js';
 export { LocalBackplane } from './backplane.js';
 export { McpError, JanusError, ErrorCode, UrlElicitationRequiredError } from '../protocol/errors.js';
 export type { UrlElicitation } from '../protocol/errors.js';

@@ -7,8 +7,9 @@ import { JanusError } from '../protocol/errors.js';
 import type { PromptEntry } from './features/prompts.js';
 import type { ResourceEntry, TemplateEntry } from './features/resources.js';
 import type { ToolEntry } from './features/tools.js';
+import type { ListKind } from './session-store.js';
 
-export type ListKind = 'tools' | 'prompts' | 'resources';
+export type { ListKind };
 
 /** What each of the registry's maps holds. */
 export interface Entries {

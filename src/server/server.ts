@@ -121,6 +121,7 @@ export class Server {
       limits: resolveLimits(options.limits),
       middleware: this.middleware,
       sessions: options.sessions,
+      shared: options.cluster?.sessions ? { store: options.cluster.sessions, events: options.cluster.events } : undefined,
       onError: options.onError ?? (options.logger ? errorReporter(options.logger) : (e) => console.error('[janus-mcp]', e)),
       warn: options.logger ? warningReporter(options.logger) : (m) => console.warn(`[janus-mcp] ${m}`),
     };
@@ -287,7 +288,7 @@ function requestStateOptions(options: ServerOptions): RequestStateOptions | unde
   const own = options.requestState;
   const shared = options.cluster?.requestState;
   if (shared === undefined) return own;
-  return { ...own, secrets: own?.secrets ?? [...shared.secrets], store: own?.store ?? shared.store };
+  return { ...own, secrets: own?.secrets ?? shared.secrets, store: own?.store ?? shared.store };
 }
 
 export function createServer(options: ServerOptions): Server {

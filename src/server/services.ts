@@ -8,6 +8,7 @@ import { META } from '../protocol/meta.js';
 import type { Implementation, Meta, ServerCapabilities } from '../protocol/types.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
 import type { Backplane } from './backplane.js';
+import type { EventStore, SessionStore } from './session-store.js';
 import type { Operations } from './features/operations.js';
 import type { CacheHint } from './features/resources.js';
 import type { ResolvedLimits } from './limits.js';
@@ -55,6 +56,8 @@ export interface ServerConfig {
   middleware: MiddlewareStack;
   /** Legacy session hooks and pings (`ServerOptions.sessions`). */
   sessions?: SessionOptions;
+  /** A cluster's shared legacy sessions and SSE events (`Cluster.sessions`, `Cluster.events`). */
+  shared?: { readonly store: SessionStore; readonly events: EventStore | undefined };
   /** Read at each report, so it can be replaced after construction. */
   onError: (error: unknown) => void;
   /** Where configuration warnings go (the `logger`'s `warn`, else stderr). */

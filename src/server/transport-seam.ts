@@ -21,6 +21,7 @@
 import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { HeaderParam } from '../protocol/x-mcp-header.js';
+import type { EventStore } from './session-store.js';
 
 /** An `x-mcp-header` annotation on a tool's input property (docs/2026-07-28/server/tools.mdx §x-mcp-header). */
 export type { HeaderParam };
@@ -92,6 +93,21 @@ export interface SessionHost {
   readonly connected?: boolean;
   /** The core ended the session itself (server.close()): release its streams now. */
   onSessionClosed?(): void;
+  /**
+   * Set by a transport whose sessions any instance of a cluster may serve (Streamable HTTP):
+   * with a cluster's `sessions` store, the session's record is shared, expiring after `ttlMs`
+   * unused. Absent (stdio, one connection): the session stays in this process.
+   */
+  readonly share?: { readonly ttlMs: number };
+  /** Cluster: another instance took the session's GET stream; end this one's (the session goes on). */
+  yieldStream?(): void;
+  /**
+   * Cluster: `send` stores messages where whichever instance holds the GET stream reads them
+   * (a shared event store), so the core need not route them to that instance.
+   */
+  readonly keeps?: boolean;
+  /** Cluster (`keeps`): another instance stored messages for the GET stream; read them if it is held here. */
+  pull?(): void;
 }
 
 /** What a transport may know of a legacy (handshake-era) session. */
@@ -102,14 +118,41 @@ export interface LegacySession {
   /** Set once `notifications/initialized` arrived. */
   readonly initialized: boolean;
   readonly closed: boolean;
-  /** Ends the session: in-flight handlers abort, pending server-to-client requests fail. */
-  close(): void;
+  /** Closed by `release` rather than ended (cluster: another instance may serve the session on). */
+  readonly released?: boolean;
+  /**
+   * Ends the session: in-flight handlers abort, pending server-to-client requests fail. Shared
+   * (cluster), everywhere: a promise then settles once the shared store dropped it.
+   */
+  close(): void | Promise<void>;
   /**
    * The `list_changed` notifications to announce again (seed 004): lists changed since the
    * client last fetched them, whose change did not reach it live. A transport sends them on the
    * session's response streams, before the final response.
    */
   pendingAnnouncements?(): readonly JsonRpcNotification[];
+  /**
+   * Cluster: whether the session is shared (any instance serves it); its traffic then calls
+   * `refresh` before each request, and `streamOpened`/`streamClosed` around its GET stream.
+   */
+  readonly clustered?: boolean;
+  /**
+   * Cluster: reloads the session's shared record before a request. 'gone': it ended elsewhere
+   * or expired (this instance let it go; answer 404); 'unavailable': the store cannot be
+   * reached (the session goes on with what this instance knows).
+   */
+  refresh?(): Promise<'ok' | 'gone' | 'unavailable'>;
+  /** Cluster: this instance now holds the session's GET stream. */
+  streamOpened?(): void;
+  /** Cluster: this instance's GET stream for the session closed. */
+  streamClosed?(): void;
+  /** Cluster: the host stored a message for the GET stream, which is not held here; the holder reads it. */
+  appended?(): void;
+  /**
+   * This instance lets the session go (idle here, or the transport shutting down) without
+   * ending it: in a cluster another instance may serve it on. Without one, the same as `close`.
+   */
+  release?(): void;
 }
 
 /** What a transport drives: `coreOf(server)`. */
@@ -123,6 +166,16 @@ export interface ServerCore {
   handle(payload: unknown, inbound: Inbound): Promise<void>;
   /** A new, uninitialized legacy session whose unsolicited messages go to `host`. */
   openSession(host: SessionHost): LegacySession;
+  /**
+   * Cluster: the session `host.id` that another instance opened, served here from its shared
+   * record; undefined when no such session exists. Rejects when the store cannot be reached.
+   * Absent on a core without shared sessions.
+   */
+  adoptSession?(host: SessionHost): Promise<LegacySession | undefined>;
+  /** Cluster: this instance's id, for naming what it creates (stream ids) apart from the others'. */
+  readonly instanceId?: string;
+  /** Cluster: where SSE events are kept so a client resumes its stream on any instance. */
+  readonly eventStore?: EventStore;
   /** The `x-mcp-header` parameters of a tool, or undefined when no such tool exists (HTTP header validation). */
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
   /** Ends, gracefully, the listen streams opened through the matching inbound channels (a transport shutting down). */

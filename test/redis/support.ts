@@ -121,11 +121,14 @@ export async function startInstances(
   options: Omit<RedisClusterOptions, 'url' | 'prefix'> = {},
 ): Promise<{ instances: Instance[]; close(): Promise<void> }> {
   const instances: Instance[] = [];
+  // Everything is closed even when a server reports errors (its close throws them), so a failed test ends instead of hanging on open connections.
   const close = async () => {
+    const failures: unknown[] = [];
     for (const { served, cluster } of instances.splice(0)) {
-      await served.close();
-      await cluster.close();
+      await served.close().catch((e: unknown) => failures.push(e));
+      await cluster.close().catch((e: unknown) => failures.push(e));
     }
+    if (failures.length > 0) throw failures[0];
   };
   try {
     for (let i = 0; i < n; i++) {

@@ -62,23 +62,12 @@ const asIs = <R extends Result>(_v: LegacyVersion, result: R): R => result;
 function subscription(add: boolean): SessionRoute {
   return route({
     need: 'resources',
-    run: (server, session, params) => {
+    run: async (server, session, params) => {
       const uri = params.uri;
       if (!isUri(uri)) throw new McpError(ErrorCode.InvalidParams, 'uri must be a URI (RFC 3986)');
-      if (!add) {
-        session.subscriptions?.delete(uri);
-        return EMPTY;
-      }
       // A session holds its subscriptions for its lifetime: as many as one listen stream may.
-      const subscriptions = (session.subscriptions ??= new Set());
-      const max = server.limits.maxListenUris;
-      if (!subscriptions.has(uri) && subscriptions.size >= max) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `resources/subscribe: at most ${max} resources per session; unsubscribe from one first`,
-        );
-      }
-      subscriptions.add(uri);
+      if (add) await session.subscribe(uri, server.limits.maxListenUris);
+      else await session.unsubscribe(uri);
       return EMPTY;
     },
     shape: asIs,
@@ -88,11 +77,11 @@ function subscription(add: boolean): SessionRoute {
 /** A list was served: seed 004's "changed since last fetched" marker for it is cleared. */
 function fetched<R>(session: Session, kind: ListKind, result: R | Promise<R>): R | Promise<R> {
   if (!(result instanceof Promise)) {
-    session.listFetched(kind);
-    return result;
+    const saved = session.listFetched(kind);
+    return saved === undefined ? result : saved.then(() => result);
   }
-  return result.then((r) => {
-    session.listFetched(kind);
+  return result.then(async (r) => {
+    await session.listFetched(kind);
     return r;
   });
 }
@@ -141,8 +130,8 @@ const SESSION_ROUTES: ReadonlyMap<string, SessionRoute> = new Map(
       need: 'logging',
       run: (_server, session, params) => {
         if (!isLoggingLevel(params.level)) throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${quoted(params.level)}`);
-        session.logLevel = params.level;
-        return EMPTY;
+        const saved = session.setLogLevel(params.level);
+        return saved === undefined ? EMPTY : saved.then(() => EMPTY);
       },
       shape: asIs,
     }),
@@ -193,7 +182,12 @@ function answer(
   if (req.method === 'initialize') {
     if (session.protocolVersion !== undefined) throw new McpError(ErrorCode.InvalidRequest, 'Session already initialized');
     session.transport = inbound.transport;
-    return initialize(server, session, params);
+    const result = initialize(server, session, params);
+    // Shared (cluster), the record exists before the client learns the session id.
+    const shared = session.shared;
+    if (shared === undefined) return result;
+    const { protocolVersion, clientInfo, clientCapabilities } = session;
+    return shared.create({ protocolVersion: protocolVersion!, clientInfo, clientCapabilities }).then(() => result);
   }
   if (session.closed) throw new McpError(ErrorCode.InvalidRequest, 'Session closed');
   if (req.method === 'ping') return EMPTY;
@@ -324,11 +318,10 @@ export function handleLegacyNotification(
     .finally(() => cancel.release());
 }
 
-function notified(session: Session, method: string, params: Params): void {
+function notified(session: Session, method: string, params: Params): void | Promise<void> {
   switch (method) {
     case 'notifications/initialized':
-      session.markInitialized();
-      return;
+      return session.markInitialized();
     case 'notifications/roots/list_changed':
       session.rootsChanged();
       return;
@@ -336,7 +329,7 @@ function notified(session: Session, method: string, params: Params): void {
       const id = params.requestId;
       if (typeof id === 'string' || typeof id === 'number') {
         const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by client';
-        session.inflight.get(id)?.abort(new McpError(ErrorCode.InvalidRequest, reason));
+        session.cancel(id, reason);
       }
       return;
     }

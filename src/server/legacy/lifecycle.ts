@@ -21,8 +21,9 @@ function pingerOf(ping: SessionOptions['ping']): SessionPinger | undefined {
 
 export class SessionLife implements SessionLifecycle {
   readonly events: SessionEvents;
-  /** Open sessions that initialized. */
+  /** Open sessions that initialized (here, or elsewhere and served here: cluster). */
   open = 0;
+  private readonly counted = new WeakSet<Session>();
   private readonly pinger: SessionPinger | undefined;
 
   constructor(
@@ -37,7 +38,7 @@ export class SessionLife implements SessionLifecycle {
   }
 
   initialized(session: Session): void {
-    this.open++;
+    this.count(session);
     this.pinger?.start(session);
     this.fire('onInitialized', session);
   }
@@ -46,13 +47,25 @@ export class SessionLife implements SessionLifecycle {
     this.fire('onRootsChanged', session);
   }
 
+  /** Hooks run where things happen: a session another instance opened only counts here. */
+  adopted(session: Session): void {
+    this.count(session);
+  }
+
   closed(session: Session): void {
     this.forget(session);
     this.pinger?.stop(session);
-    // A session that never initialized had no handle, so nobody heard of it to hear of its end.
-    if (!session.initialized) return;
-    this.open--;
+    if (this.counted.delete(session)) this.open--;
+    // A session that never initialized had no handle, so nobody heard of it to hear of its end;
+    // one this instance only let go of (cluster) did not end.
+    if (!session.initialized || session.released) return;
     this.fire('onClosed', session);
+  }
+
+  private count(session: Session): void {
+    if (this.counted.has(session)) return;
+    this.counted.add(session);
+    this.open++;
   }
 
   private fire(name: 'onInitialized' | 'onRootsChanged' | 'onClosed', session: Session): void {

@@ -35,7 +35,7 @@ export class SessionPinger {
     this.timers.delete(session);
     if (session.closed) return;
     // An HTTP session with no GET stream open cannot be pinged: its idle expiry is the transport's.
-    if (session.host.connected !== false) {
+    if (session.reachable) {
       try {
         await session.request('ping', {}, undefined, undefined, this.timeoutMs);
       } catch (e) {

@@ -62,7 +62,7 @@ class LegacySessionHandle implements SessionHandle {
     if (!revision(v).methods.serverNotifications.has(method)) {
       throw new JanusError('PROTOCOL', `${method} is not a server notification of protocol ${v} (session ${this.id})`);
     }
-    this.session.host.send(notificationMessage(method, params));
+    this.session.sendUnsolicited(notificationMessage(method, params));
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): void {
@@ -70,7 +70,7 @@ class LegacySessionHandle implements SessionHandle {
     if (this.session.closed) return;
     // Without logging/setLevel the server may log at any level (2025-11-25 logging.mdx).
     const message = logMessage(this.session.logLevel ?? 'debug', level, data, logger);
-    if (message !== undefined) this.session.host.send(message);
+    if (message !== undefined) this.session.sendUnsolicited(message);
   }
 
   async ping(options?: { timeoutMs?: number }): Promise<void> {

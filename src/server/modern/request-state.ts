@@ -9,12 +9,14 @@
  * claims in a `RequestStateStore`, so each state is accepted once.
  *
  * Keys are derived (HKDF-SHA-256) from the configured secrets: the first seals, every one
- * opens, which is how secrets rotate. Web Crypto only (`crypto.subtle`): no `node:` import.
+ * opens, which is how secrets rotate. A `SecretRing` (secret-ring.ts) changes them while the
+ * server runs. Web Crypto only (`crypto.subtle`): no `node:` import.
  */
 import { canonicalJson } from '../../protocol/canonical-json.js';
 import { base64UrlToBytes, bytesToBase64Url } from '../../protocol/base64.js';
-import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
+import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { InMemoryRequestStateStore, type RequestStateStore } from './request-state-store.js';
+import { fixedRing, isSecretRing, RingKeys, type Secret, type SecretRing } from './secret-ring.js';
 
 /** What a state is bound to: the request it was issued for and the client it was issued to. */
 export interface StateBinding {
@@ -47,9 +49,10 @@ export interface StatePayload extends StateBinding, RoundState {
 export interface RequestStateOptions {
   /**
    * Secrets (strings or bytes) the sealing keys are derived from; the first seals, all open.
-   * Every instance that may receive a retry needs them. Default: a random key per process.
+   * Every instance that may receive a retry needs them. Or a `SecretRing`, whose secrets may
+   * change while the server runs (`janus-mcp/redis` rotates one). Default: a random key per process.
    */
-  secrets?: (string | Uint8Array)[];
+  secrets?: readonly Secret[] | SecretRing;
   /** How long a state stays valid (default 10 minutes). */
   ttlMs?: number;
   /**
@@ -64,35 +67,19 @@ const dec = new TextDecoder();
 /** The token's format version: `v1.` + base64url(iv ‖ AES-GCM ciphertext and tag). */
 const PREFIX = 'v1.';
 const IV_BYTES = 12;
-const SALT = enc.encode('janus-mcp requestState');
-const INFO = enc.encode('AES-256-GCM v1');
-
-type AesKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
-
-async function deriveKey(secret: string | Uint8Array): Promise<AesKey> {
-  const raw = typeof secret === 'string' ? enc.encode(secret) : secret;
-  const base = await crypto.subtle.importKey('raw', raw, 'HKDF', false, ['deriveKey']);
-  return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: SALT, info: INFO }, base, { name: 'AES-GCM', length: 256 }, false, [
-    'encrypt',
-    'decrypt',
-  ]);
-}
 
 export class RequestStateCodec {
-  private readonly keys: Promise<AesKey[]>;
+  private readonly keys: RingKeys;
   readonly ttlMs: number;
   readonly store: RequestStateStore;
 
   constructor(options: RequestStateOptions = {}) {
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.store = options.store ?? new InMemoryRequestStateStore();
-    const secrets = options.secrets?.length ? options.secrets : [crypto.getRandomValues(new Uint8Array(32))];
-    for (const secret of secrets) {
-      if (!(typeof secret === 'string' || secret instanceof Uint8Array) || secret.length === 0) {
-        throw new JanusError('REGISTRATION', 'requestState.secrets must be non-empty strings or Uint8Arrays');
-      }
-    }
-    this.keys = Promise.all(secrets.map(deriveKey));
+    const secrets = options.secrets;
+    this.keys = new RingKeys(
+      isSecretRing(secrets) ? secrets : fixedRing(secrets?.length ? secrets : [crypto.getRandomValues(new Uint8Array(32))]),
+    );
   }
 
   async digest(value: unknown): Promise<string> {
@@ -108,8 +95,8 @@ export class RequestStateCodec {
       n: bytesToBase64Url(crypto.getRandomValues(new Uint8Array(16))),
     };
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const [key] = await this.keys;
-    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key!, enc.encode(JSON.stringify(payload))));
+    const key = await this.keys.sealing();
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, enc.encode(JSON.stringify(payload))));
     const token = new Uint8Array(IV_BYTES + sealed.length);
     token.set(iv);
     token.set(sealed, IV_BYTES);
@@ -142,7 +129,7 @@ export class RequestStateCodec {
     if (token.length <= IV_BYTES) throw bad('malformed');
     const iv = token.subarray(0, IV_BYTES);
     const sealed = token.subarray(IV_BYTES);
-    for (const key of await this.keys) {
+    for (const key of await this.keys.open()) {
       let plain: ArrayBuffer;
       try {
         plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, sealed);
@@ -151,7 +138,10 @@ export class RequestStateCodec {
       }
       return parsePayload(plain);
     }
-    throw bad('it does not verify (tampered, or sealed with a secret this server does not have)');
+    // Retired secrets are among the ones this server no longer has: a ring drops a secret once the states it sealed have expired.
+    throw bad(
+      'it does not verify (tampered, or sealed with a secret this server does not have or no longer keeps); start the request again',
+    );
   }
 }
 

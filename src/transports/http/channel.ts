@@ -17,6 +17,18 @@ export interface ErrorReporter {
   reportError(e: unknown): void;
 }
 
+export interface ChannelHooks {
+  /** Hears when a connection binds (true) or goes (false): a cluster tracks who holds a GET stream. */
+  onConnection?(connected: boolean): void;
+  /**
+   * Cluster: the stream is one all instances write (a legacy session's GET stream, its store
+   * shared). What reaches the connection is read back from the store, in the store's order, so
+   * that events other instances stored reach it too, once each; `stored` runs after an event
+   * was stored while no connection is bound here, so that the instance holding one reads it.
+   */
+  shared?: { stored(): void };
+}
+
 interface Recent {
   readonly id: string;
   /** The message's JSON text; undefined for a priming event. */
@@ -36,12 +48,23 @@ export class SseChannel implements DisconnectListener {
   #pending = 0;
   #tail: Promise<void> = Promise.resolve();
   #finished = false;
+  readonly #hooks: ChannelHooks;
+  /** Shared: the last event the bound connection got (it reads on from there). */
+  #cursor: string | undefined;
+  #pullQueued = false;
 
-  constructor(store: EventStore | undefined, streamId: string | undefined, streams: OpenStreams, reporter: ErrorReporter) {
+  constructor(
+    store: EventStore | undefined,
+    streamId: string | undefined,
+    streams: OpenStreams,
+    reporter: ErrorReporter,
+    hooks: ChannelHooks = {},
+  ) {
     this.#store = streamId === undefined ? undefined : store;
     this.streamId = this.#store === undefined ? undefined : streamId;
     this.#streams = streams;
     this.#reporter = reporter;
+    this.#hooks = this.#store === undefined ? { onConnection: hooks.onConnection } : hooks;
   }
 
   get connected(): boolean {
@@ -60,6 +83,13 @@ export class SseChannel implements DisconnectListener {
 
   /** Binds a resumed connection whose replay (events up to now) was already written. */
   attach(ex: HttpExchange, lastEventId: string, replayed: ReadonlySet<string>): void {
+    if (this.#hooks.shared !== undefined) {
+      // It reads on from its last replayed event: what was stored since, here or elsewhere, comes next.
+      this.#cursor = [...replayed].at(-1) ?? lastEventId;
+      this.#bind(ex);
+      this.poke();
+      return;
+    }
     // Events an asynchronous store appended after it answered the replay are in #recent only.
     const from = this.#recent.findIndex((e) => e.id === lastEventId) + 1;
     for (let i = from; i < this.#recent.length; i++) {
@@ -73,6 +103,21 @@ export class SseChannel implements DisconnectListener {
   /** Writes the priming event (legacy ≥ 2025-11-25 only; see sse.ts). */
   prime(retryMs: number): void {
     this.#append(undefined, undefined, retryMs);
+  }
+
+  /** Shared, on a fresh connection that is not primed: stores a silent mark the connection reads on from. */
+  mark(): void {
+    if (this.#hooks.shared !== undefined) this.#append(undefined, undefined, -1);
+  }
+
+  /** Shared: events were stored elsewhere; the bound connection reads them (one read queued at a time). */
+  poke(): void {
+    if (this.#hooks.shared === undefined || this.#conn === undefined || this.#pullQueued) return;
+    this.#pullQueued = true;
+    this.#queue(() => {
+      this.#pullQueued = false;
+      return this.#pull();
+    });
   }
 
   send(message: JsonRpcMessage): void {
@@ -107,6 +152,7 @@ export class SseChannel implements DisconnectListener {
     if (this.#conn !== undefined && this.#conn !== ex) this.#unbind(true); // a newer connection wins
     this.#conn = ex;
     this.#streams.add(ex);
+    this.#hooks.onConnection?.(true);
     if (this.#finished) this.#after(() => this.#unbind(true));
   }
 
@@ -115,8 +161,10 @@ export class SseChannel implements DisconnectListener {
     if (c === undefined) return;
     this.#conn = undefined;
     this.#replayed = undefined;
+    this.#cursor = undefined;
     this.#streams.remove(c);
     if (end) c.end();
+    this.#hooks.onConnection?.(false);
   }
 
   #append(message: JsonRpcMessage | undefined, json: string | undefined, retryMs: number): void {
@@ -141,11 +189,47 @@ export class SseChannel implements DisconnectListener {
   }
 
   #emit(id: string, json: string | undefined, retryMs: number): void {
+    if (this.#hooks.shared !== undefined) {
+      this.#emitShared(id, json, retryMs);
+      return;
+    }
     this.#recent.push({ id, json });
     if (this.#recent.length > RECENT_MAX) this.#recent.shift();
     const c = this.#conn;
     if (c === undefined || this.#replayed?.has(id)) return;
     c.write(json === undefined ? primingEvent(id, retryMs) : messageEvent(json, id));
+  }
+
+  /** Shared: a message is read back from the store (with what others stored before it); a priming event or mark is the cursor. */
+  #emitShared(id: string, json: string | undefined, retryMs: number): void {
+    const c = this.#conn;
+    if (json !== undefined) {
+      if (c === undefined) this.#hooks.shared!.stored();
+      else this.poke();
+      return;
+    }
+    if (c === undefined || this.#cursor !== undefined) return;
+    this.#cursor = id;
+    if (retryMs >= 0) c.write(primingEvent(id, retryMs));
+  }
+
+  /** Shared: writes what the store holds after the cursor, in its order. */
+  async #pull(): Promise<void> {
+    const c = this.#conn;
+    const cursor = this.#cursor;
+    if (c === undefined || cursor === undefined) return;
+    const events: Array<[string, JsonRpcMessage]> = [];
+    const found = await this.#store!.replayAfter(cursor, (id, m) => {
+      events.push([id, m]);
+    });
+    if (this.#conn !== c) return;
+    for (const [id, m] of events) c.write(messageEvent(JSON.stringify(m), id));
+    if (events.length > 0) this.#cursor = events.at(-1)![0];
+    // The cursor expired or went with the store's data: read on from a fresh mark.
+    else if (found === undefined) {
+      this.#cursor = undefined;
+      this.mark();
+    }
   }
 
   #after(fn: () => void): void {

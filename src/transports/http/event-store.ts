@@ -4,30 +4,11 @@
  * resumable, so only legacy sessions use it. Runtime-neutral.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { EventStore } from '../../server/index.js';
 import { unrefTimer } from './sse.js';
 
-export interface EventStore {
-  /**
-   * Stores one event of a stream and returns its id, which must be unique across all streams
-   * and identify its stream. `message` is undefined for a priming event (2025-11-25): it only
-   * reserves a resumption cursor and is never replayed. `json` is the message as the stream
-   * writes it (`JSON.stringify(message)`), for stores that keep text.
-   */
-  append(streamId: string, message: JsonRpcMessage | undefined, json?: string): string | Promise<string>;
-  /**
-   * Calls `sink` in order for every stored message of the stream `lastEventId` belongs to that
-   * came after it, and returns that stream's id; undefined when the id is unknown or expired.
-   */
-  replayAfter(
-    lastEventId: string,
-    sink: (eventId: string, message: JsonRpcMessage) => void,
-  ): string | undefined | Promise<string | undefined>;
-  /**
-   * Forgets streams whose session ended (DELETE, idle expiry, shutdown): nothing can resume
-   * them any more. Optional; a store without it keeps them until its own expiry.
-   */
-  deleteStreams?(streamIds: readonly string[]): void | Promise<void>;
-}
+/** The store's contract lives with the server seam (a cluster shares one): see there. */
+export type { EventStore };
 
 export interface InMemoryEventStoreOptions {
   /** Events kept per stream (oldest dropped first). Default 1000. */

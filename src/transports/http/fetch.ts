@@ -188,7 +188,8 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
  * `allowedHosts` names the hosts this handler is deployed under.
  */
 export function createFetchHandler(server: Server | ServerCore, options?: FetchHandlerOptions): FetchHandler {
-  const handler = new HttpHandler(resolveCore(server), resolveOptions(options));
+  const core = resolveCore(server);
+  const handler = new HttpHandler(core, resolveOptions(options, core));
   const clientAddress = options?.clientAddress;
   const fn = (request: Request): Promise<Response> => {
     const url = new URL(request.url);

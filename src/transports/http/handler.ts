@@ -66,6 +66,9 @@ export class HttpHandler implements ResponderHost {
   readonly sessions: SessionRegistry;
   readonly #legacySse: LegacySseEndpoint | undefined;
   readonly #deadlines: BodyDeadlines;
+  /** Cluster: sessions being loaded from the shared store, so two requests for one make one record. */
+  readonly #adopting = new Map<string, Promise<StreamableSession | undefined>>();
+  readonly #sessionOptions: { readonly idleMs: number; readonly instanceId?: string };
 
   constructor(core: ServerCore, options: ResolvedOptions) {
     this.core = core;
@@ -82,6 +85,7 @@ export class HttpHandler implements ResponderHost {
     this.streams = new OpenStreams(options.keepAliveMs);
     this.sessions = new SessionRegistry(options.sessionIdleMs, options.maxSessions, options.maxSessionsPerClient);
     this.#legacySse = options.legacySse ? new LegacySseEndpoint(core, this.sessions, this.streams) : undefined;
+    this.#sessionOptions = { idleMs: options.sessionIdleMs, instanceId: core.instanceId };
   }
 
   reportError(e: unknown): void {
@@ -103,7 +107,7 @@ export class HttpHandler implements ResponderHost {
         case 'GET':
           return await this.#get(ex);
         case 'DELETE':
-          return this.#delete(ex);
+          return await this.#delete(ex);
         default:
           replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_ALL);
       }
@@ -218,7 +222,7 @@ export class HttpHandler implements ResponderHost {
       replyError(ex, refused.status, refused.message, ErrorCode.InvalidRequest, id);
       return;
     }
-    const record = new StreamableSession(mintSessionId(), client, this.options.eventStore, this.streams, this);
+    const record = new StreamableSession(mintSessionId(), client, this.options.eventStore, this.streams, this, this.#sessionOptions);
     record.session = this.core.openSession(record);
     this.sessions.add(record); // counted from now on; found by id once initialize succeeded (responder.ts)
     await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record, true), payload);
@@ -228,7 +232,7 @@ export class HttpHandler implements ResponderHost {
   async #legacy(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
     const { expect, id } = expectFor(Array.isArray(payload) ? undefined : classify(payload));
     if (badLegacyVersion(ex, id)) return;
-    const record = this.#session(ex, id);
+    const record = await this.#session(ex, id);
     if (record === undefined) return;
     await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
   }
@@ -245,21 +249,53 @@ export class HttpHandler implements ResponderHost {
 
   /**
    * The session named by Mcp-Session-Id: missing → 400, unknown or terminated → 404
-   * (2025-11-25 transports §Session Management items 2-3).
+   * (2025-11-25 transports §Session Management items 2-3). In a cluster, a session another
+   * instance opened is loaded from the shared store, and a known one reloaded: it may have
+   * changed, or ended, elsewhere.
    */
-  #session(ex: HttpExchange, id: RequestId | null): StreamableSession | undefined {
+  async #session(ex: HttpExchange, id: RequestId | null): Promise<StreamableSession | undefined> {
     const sid = ex.header('mcp-session-id');
     if (sid === undefined) {
       replyError(ex, 400, 'Bad Request: Mcp-Session-Id header is required', ErrorCode.InvalidRequest, id);
       return undefined;
     }
-    const record = this.sessions.streamable(sid);
-    if (record === undefined) {
+    let record = this.sessions.streamable(sid);
+    if (record !== undefined && record.session.clustered === true && (await record.session.refresh!()) === 'gone') record = undefined;
+    else if (record === undefined && this.core.adoptSession !== undefined) {
+      try {
+        record = await this.#adopt(sid, clientKey(ex.clientAddress));
+      } catch (e) {
+        this.core.reportError(e);
+        replyError(ex, 503, 'Service Unavailable: the shared session store cannot be reached; retry later', ErrorCode.InternalError, id);
+        return undefined;
+      }
+    }
+    if (!ex.open) return undefined;
+    if (record === undefined || record.closed) {
       replyError(ex, 404, 'Session not found', ErrorCode.InvalidRequest, id);
       return undefined;
     }
     record.lastSeen = Date.now();
     return record;
+  }
+
+  /** Cluster: serves here a session another instance opened; undefined when no instance knows it. */
+  #adopt(sid: string, client: string | undefined): Promise<StreamableSession | undefined> {
+    let adopting = this.#adopting.get(sid);
+    if (adopting === undefined) {
+      const record = new StreamableSession(sid, client, this.options.eventStore, this.streams, this, this.#sessionOptions);
+      adopting = this.core.adoptSession!(record)
+        .then((session) => {
+          if (session === undefined) return undefined;
+          record.session = session;
+          record.opening = false;
+          this.sessions.add(record);
+          return record;
+        })
+        .finally(() => this.#adopting.delete(sid));
+      this.#adopting.set(sid, adopting);
+    }
+    return adopting;
   }
 
   /**
@@ -289,7 +325,7 @@ export class HttpHandler implements ResponderHost {
         return;
       }
     }
-    const record = this.#session(ex, null);
+    const record = await this.#session(ex, null);
     if (record === undefined) return;
     if (!accepts.sse) {
       replyError(ex, 406, 'Not Acceptable: Accept must allow text/event-stream');
@@ -310,6 +346,7 @@ export class HttpHandler implements ResponderHost {
     ex.listener = ch;
     ch.open(ex);
     if (this.options.eventStore !== undefined && primes(record.session)) ch.prime(this.options.retryMs);
+    else ch.mark();
   }
 
   /**
@@ -320,10 +357,17 @@ export class HttpHandler implements ResponderHost {
    */
   async #resume(ex: HttpExchange, record: StreamableSession, lastEventId: string): Promise<void> {
     const replayed: Array<[string, string]> = [];
-    const r = this.options.eventStore!.replayAfter(lastEventId, (id, m) => {
-      replayed.push([id, JSON.stringify(m)]);
-    });
-    const streamId = typeof r === 'object' && r !== null ? await r : r;
+    let streamId: string | undefined;
+    try {
+      const r = this.options.eventStore!.replayAfter(lastEventId, (id, m) => {
+        replayed.push([id, JSON.stringify(m)]);
+      });
+      streamId = typeof r === 'object' && r !== null ? await r : r;
+    } catch {
+      // A shared store that cannot be reached (it reports that itself): whether the cursor is known cannot be told.
+      replyError(ex, 503, 'Service Unavailable: the stream cannot be resumed now (its event store is unavailable); retry later');
+      return;
+    }
     if (!ex.open) return;
     if (streamId === undefined || !record.owns(streamId)) return this.#standalone(ex, record);
     const ch = streamId === record.standalone.streamId ? record.standalone : record.live.get(streamId);
@@ -341,17 +385,23 @@ export class HttpHandler implements ResponderHost {
     ch.attach(ex, lastEventId, new Set(replayed.map(([id]) => id)));
   }
 
-  /** DELETE ends a legacy session (2025-11-25 transports §Session Management item 5). */
-  #delete(ex: HttpExchange): void {
+  /** DELETE ends a legacy session (2025-11-25 transports §Session Management item 5); in a cluster, on every instance. */
+  async #delete(ex: HttpExchange): Promise<void> {
     if (modernHeader(ex)) {
       replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_POST);
       return;
     }
     if (badLegacyVersion(ex, null)) return;
-    const record = this.#session(ex, null);
+    const record = await this.#session(ex, null);
     if (record === undefined) return;
     this.sessions.delete(record);
-    record.close();
+    try {
+      await record.close();
+    } catch {
+      // Ended here, but other instances would still serve it: the client may DELETE again (reported where it failed).
+      replyError(ex, 503, 'Service Unavailable: the session ended here but its shared record could not be removed; retry the DELETE');
+      return;
+    }
     replyEmpty(ex, 200);
   }
 }

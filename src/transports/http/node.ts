@@ -244,7 +244,8 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: (e
  * other paths go to `next()` when given, else 404.
  */
 export function createNodeHandler(server: Server | ServerCore, options?: NodeHandlerOptions): NodeHandler {
-  const handler = new HttpHandler(resolveCore(server), resolveOptions(options));
+  const core = resolveCore(server);
+  const handler = new HttpHandler(core, resolveOptions(options, core));
   const clientAddress = options?.clientAddress;
   const fn = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
     const url = req.url ?? '/';

@@ -27,9 +27,16 @@ export interface HttpHandlerOptions {
    * Default 30 000 ms; a slower body gets 408 and the connection is closed.
    */
   bodyTimeoutMs?: number;
-  /** Where SSE events of legacy sessions are kept for `Last-Event-ID` resumption; `false` disables it. */
+  /**
+   * Where SSE events of legacy sessions are kept for `Last-Event-ID` resumption; `false`
+   * disables it. Default: the server's cluster's (`Cluster.events`), else one in memory.
+   */
   eventStore?: EventStore | false;
-  /** Legacy sessions idle this long (no request, no open stream) are closed. Default 30 min. */
+  /**
+   * Legacy sessions idle this long (no request, no open stream) are closed. Default 30 min.
+   * With a cluster's shared sessions, an instance lets an idle one go and its shared record
+   * expires after this long unused on every instance.
+   */
   sessionIdleMs?: number;
   /** Most concurrent legacy sessions (Streamable HTTP and HTTP+SSE together). Default 10 000; one more gets 503. */
   maxSessions?: number;
@@ -80,7 +87,8 @@ export interface ResolvedOptions {
 const lower = (list: string[] | undefined): ReadonlySet<string> | undefined =>
   list === undefined ? undefined : new Set(list.map((s) => s.toLowerCase()));
 
-export function resolveOptions(o: HttpHandlerOptions = {}): ResolvedOptions {
+/** `core`: the server's, whose cluster (if any) gives the default event store, shared by all its instances. */
+export function resolveOptions(o: HttpHandlerOptions = {}, core?: { readonly eventStore?: EventStore }): ResolvedOptions {
   return {
     path: o.path ?? '/mcp',
     dnsRebindingProtection: o.dnsRebindingProtection,
@@ -89,7 +97,7 @@ export function resolveOptions(o: HttpHandlerOptions = {}): ResolvedOptions {
     onWarning: o.onWarning,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
     bodyTimeoutMs: o.bodyTimeoutMs ?? 30_000,
-    eventStore: o.eventStore === false ? undefined : (o.eventStore ?? new InMemoryEventStore()),
+    eventStore: o.eventStore === false ? undefined : (o.eventStore ?? core?.eventStore ?? new InMemoryEventStore()),
     sessionIdleMs: o.sessionIdleMs ?? 30 * 60_000,
     maxSessions: o.maxSessions ?? 10_000,
     maxSessionsPerClient: o.maxSessionsPerClient ?? 1000,

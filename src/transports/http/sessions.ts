@@ -21,7 +21,10 @@ export interface SessionEntry {
   /** An open stream or request keeps a session from idling out. */
   readonly busy: boolean;
   readonly closed: boolean;
+  /** Ends the session (DELETE). */
   close(): void;
+  /** This instance lets the session go (idle, shutdown); in a cluster another may serve it on. Absent: `close`. */
+  release?(): void;
 }
 
 /**
@@ -72,21 +75,49 @@ export class StreamableSession implements SessionEntry, SessionHost {
   readonly standalone: SseChannel;
   /** In-flight POST streams that can be resumed, by stream id. */
   readonly live = new Map<string, SseChannel>();
+  /** SessionHost: with a cluster's shared sessions, the record expires after the idle time unused. */
+  readonly share: { readonly ttlMs: number };
+  /** SessionHost: `send` reaches the GET stream wherever it is held (a cluster's shared event store). */
+  readonly keeps: boolean;
   readonly #store: EventStore | undefined;
   readonly #reporter: ErrorReporter;
+  /** What this instance's stream ids start with after the session id: its cluster id, so that instances never name two streams alike. */
+  readonly #tag: string;
   #seq = 0;
   #closed = false;
 
-  constructor(id: string, client: string | undefined, store: EventStore | undefined, streams: OpenStreams, reporter: ErrorReporter) {
+  constructor(
+    id: string,
+    client: string | undefined,
+    store: EventStore | undefined,
+    streams: OpenStreams,
+    reporter: ErrorReporter,
+    cluster: { readonly idleMs: number; readonly instanceId?: string },
+  ) {
     this.id = id;
     this.client = client;
     this.#store = store;
     this.#reporter = reporter;
-    this.standalone = new SseChannel(store, `${id}.0`, streams, reporter);
+    this.share = { ttlMs: cluster.idleMs };
+    this.#tag = cluster.instanceId === undefined ? '' : `${cluster.instanceId}-`;
+    // Cluster: every instance stores the session's unsolicited messages in the shared store; the one holding its GET stream reads them.
+    this.keeps = cluster.instanceId !== undefined && store !== undefined;
+    this.standalone = new SseChannel(store, `${id}.0`, streams, reporter, {
+      onConnection: (connected) => {
+        if (connected) this.session?.streamOpened?.();
+        else this.session?.streamClosed?.();
+      },
+      shared: this.keeps ? { stored: () => this.session?.appended?.() } : undefined,
+    });
+  }
+
+  /** SessionHost (cluster): another instance stored messages for the GET stream; it reads them if it is open here. */
+  pull(): void {
+    this.standalone.poke();
   }
 
   nextStreamId(): string {
-    return `${this.id}.${++this.#seq}`;
+    return `${this.id}.${this.#tag}${++this.#seq}`;
   }
 
   /** Whether a stream id belongs to this session (resumption must not cross sessions). */
@@ -107,9 +138,14 @@ export class StreamableSession implements SessionEntry, SessionHost {
     return this.standalone.connected;
   }
 
-  /** SessionHost: the core closed the session (server shutdown): end its streams at once. */
+  /** SessionHost: the session ended or was let go of (server shutdown, cluster): end its streams at once. */
   onSessionClosed(): void {
-    this.close();
+    this.#end(!this.session.released);
+  }
+
+  /** SessionHost: another instance took the GET stream (cluster): this one's connection ends, the session goes on. */
+  yieldStream(): void {
+    this.standalone.detach();
   }
 
   get busy(): boolean {
@@ -120,21 +156,36 @@ export class StreamableSession implements SessionEntry, SessionHost {
     return this.#closed || this.session.closed;
   }
 
-  close(): void {
+  /** Ends the session; in a cluster the promise settles once every instance can tell (see `LegacySession.close`). */
+  close(): void | Promise<void> {
+    const ending = this.session.close();
+    this.#end(true);
+    return ending;
+  }
+
+  /** Idle here, or the transport shutting down: in a cluster the session lives on elsewhere. */
+  release(): void {
+    this.session.release?.();
+    this.#end(false);
+  }
+
+  /** `ended`: nothing can resume the session's streams; else only this instance's own streams go (they are all finished). */
+  #end(ended: boolean): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.session.close();
     this.standalone.finish();
     for (const ch of this.live.values()) ch.finish();
     this.live.clear();
-    this.#forgetStreams();
+    this.#forgetStreams(ended);
   }
 
   /** Nothing can resume a closed session's streams: the store frees them now, not at its expiry. */
-  #forgetStreams(): void {
+  #forgetStreams(withStandalone: boolean): void {
     const store = this.#store;
     if (store?.deleteStreams === undefined) return;
-    const ids = Array.from({ length: this.#seq + 1 }, (_, i) => `${this.id}.${i}`);
+    const ids = Array.from({ length: this.#seq }, (_, i) => `${this.id}.${this.#tag}${i + 1}`);
+    if (withStandalone) ids.push(`${this.id}.0`);
+    if (ids.length === 0) return;
     try {
       const r = store.deleteStreams(ids);
       if (r !== undefined) r.catch((e: unknown) => this.#reporter.reportError(e));
@@ -230,15 +281,18 @@ export class SessionRegistry {
     for (const e of [...this.#map.values()]) {
       if (e.closed || (!e.busy && now - e.lastSeen > this.#idleMs)) {
         this.delete(e);
-        e.close();
+        if (e.release) e.release();
+        else e.close();
       }
     }
   }
 
+  /** The transport shuts down: its sessions end, or (cluster) are let go of for other instances to serve. */
   closeAll(): void {
     for (const e of [...this.#map.values()]) {
       this.delete(e);
-      e.close();
+      if (e.release) e.release();
+      else e.close();
     }
   }
 }

@@ -1,0 +1,290 @@
+/**
+ * Legacy Streamable HTTP sessions on Redis (issue 11: "a session created on one instance is
+ * served by any other"): the `SessionStore` a cluster's instances share.
+ *
+ * Per session, `<prefix>session:{<id>}` is a hash: `v` the negotiated version, `caps` and
+ * `info` the client's capabilities and implementation (JSON), `init` once initialized, `log`
+ * the level, `holder` the instance holding its GET stream, and per list kind `f:<kind>` (the
+ * list's version when the client last fetched it) and `t:<kind>` (its version when a change
+ * last reached the client live). `<prefix>session:{<id>}:subs` is the set of subscribed URIs.
+ * Both expire after the session's idle time unused; every load renews them. `<prefix>lists`
+ * counts the changes of each list (the backplane bumps it as it publishes one), so "changed
+ * since the client fetched it" needs no walk over sessions: a list is to be announced again
+ * when its count passed both `f:` and `t:`. Each operation is one round trip (a Lua script
+ * where it reads and writes).
+ *
+ * Signals go by PUBLISH on `<prefix>signals:<instance>` (one instance) or
+ * `<prefix>signals:all`, heard on the subscribed connection. Publish/subscribe is at most
+ * once: a signal lost with a connection is a request that times out, never a wrong answer.
+ */
+import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../server/index.js';
+import type { RedisConnection } from './connect.js';
+import { bounded } from './deadline.js';
+import { runScript } from './script.js';
+
+export interface RedisSessionStoreOptions {
+  /** Key and channel prefix, one per server deployment (default 'janus:'). */
+  prefix?: string;
+  /** How long one command may wait for Redis (default 2000 ms). */
+  commandTimeoutMs?: number;
+  /** Reports signals that are not ones and handlers that threw (default: console.error). */
+  onError?: (error: Error) => void;
+}
+
+type ListKind = SessionRecord['unannounced'][number];
+const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources'];
+
+/** The key of the list change counters, which the backplane bumps (backplane.ts). */
+export const listsKey = (prefix: string): string => `${prefix}lists`;
+
+/** KEYS: the session, the counters. ARGV: ttl, version, caps, info (or ''). Every list counts as fetched now. */
+const CREATE = `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'caps', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'info', ARGV[4]) end
+for _, kind in ipairs({'tools', 'prompts', 'resources'}) do
+  redis.call('HSET', KEYS[1], 'f:' .. kind, redis.call('HGET', KEYS[2], kind) or '0')
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`;
+
+/** KEYS: the session, its subscriptions, the counters. ARGV: ttl. */
+const LOAD = `
+local h = redis.call('HGETALL', KEYS[1])
+if #h == 0 then return false end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return {h, redis.call('SMEMBERS', KEYS[2]), redis.call('HGETALL', KEYS[3])}
+`;
+
+/** KEYS: the session. ARGV: field, value pairs. */
+const UPDATE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+`;
+
+/** KEYS: the session, its subscriptions. ARGV: uri, max. Returns { outcome, holder or '' }. */
+const SUBSCRIBE = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then return {'gone', ''} end
+local holder = redis.call('HGET', KEYS[1], 'holder') or ''
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then
+  if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[2]) then return {'full', holder} end
+  redis.call('SADD', KEYS[2], ARGV[1])
+end
+redis.call('PEXPIRE', KEYS[2], ttl)
+return {'ok', holder}
+`;
+
+/** KEYS: the session, its subscriptions. ARGV: uri. Returns the holder or ''. */
+const UNSUBSCRIBE = `
+redis.call('SREM', KEYS[2], ARGV[1])
+return redis.call('HGET', KEYS[1], 'holder') or ''
+`;
+
+/** KEYS: the session, the counters. ARGV: the field prefix ('f:' or 't:'), the kind. */
+const MARK = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1] .. ARGV[2], redis.call('HGET', KEYS[2], ARGV[2]) or '0')
+return 1
+`;
+
+/** KEYS: the session. ARGV: this instance. Returns the previous holder or ''. */
+const HOLD = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return '' end
+local previous = redis.call('HGET', KEYS[1], 'holder') or ''
+redis.call('HSET', KEYS[1], 'holder', ARGV[1])
+return previous
+`;
+
+/** KEYS: the session. ARGV: this instance. Only the holder lets go of the stream. */
+const UNHOLD = `
+if redis.call('HGET', KEYS[1], 'holder') == ARGV[1] then redis.call('HDEL', KEYS[1], 'holder') end
+return 1
+`;
+
+/** An instance id: 16 hex digits (no '.', '#' or '-': stream and request ids are built from it). */
+function newInstanceId(): string {
+  return crypto.randomUUID().replace(/-/g, '').slice(0, 16);
+}
+
+/** The `SessionStore` on Redis; `redisCluster()` makes and starts one. */
+export class RedisSessionStore implements SessionStore {
+  readonly instanceId = newInstanceId();
+  readonly #client: RedisConnection;
+  readonly #subscriber: RedisConnection;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  readonly #onError: (error: Error) => void;
+  readonly #handlers = new Set<(signal: SessionSignal) => void>();
+
+  /** `subscriber` is a connection in subscriber mode (it may be shared with the backplane's). */
+  constructor(client: RedisConnection, subscriber: RedisConnection, options: RedisSessionStoreOptions = {}) {
+    this.#client = client;
+    this.#subscriber = subscriber;
+    this.#prefix = options.prefix ?? 'janus:';
+    this.#timeoutMs = options.commandTimeoutMs ?? 2000;
+    this.#onError = options.onError ?? ((e) => console.error('[janus-mcp/redis]', e));
+  }
+
+  /** Subscribes to this instance's signal channel and to the one for all. */
+  async start(): Promise<void> {
+    const listener = (message: string) => this.#receive(message);
+    await this.#subscriber.subscribe([this.#channel(this.instanceId), this.#channel('all')], listener);
+  }
+
+  async create(id: string, record: Parameters<SessionStore['create']>[1], ttlMs: number): Promise<void> {
+    const info = record.clientInfo === undefined ? '' : JSON.stringify(record.clientInfo);
+    await this.#run(
+      CREATE,
+      [this.#key(id), listsKey(this.#prefix)],
+      [ttl(ttlMs), record.protocolVersion, JSON.stringify(record.clientCapabilities), info],
+    );
+  }
+
+  async load(id: string, ttlMs: number): Promise<SessionRecord | undefined> {
+    const reply = await this.#run(LOAD, [this.#key(id), this.#subsKey(id), listsKey(this.#prefix)], [ttl(ttlMs)]);
+    if (!Array.isArray(reply)) return undefined;
+    const [fields, subscriptions, lists] = reply as [string[], string[], string[]];
+    return toRecord(pairs(fields), subscriptions, pairs(lists));
+  }
+
+  async update(id: string, fields: Parameters<SessionStore['update']>[1]): Promise<boolean> {
+    const args: string[] = [];
+    if (fields.initialized) args.push('init', '1');
+    if (fields.logLevel !== undefined) args.push('log', fields.logLevel);
+    if (args.length === 0) return true;
+    return (await this.#run(UPDATE, [this.#key(id)], args)) === 1;
+  }
+
+  async subscribe(id: string, uri: string, max: number): Promise<{ outcome: SubscribeOutcome; holder?: string }> {
+    const [outcome, holder] = (await this.#run(SUBSCRIBE, [this.#key(id), this.#subsKey(id)], [uri, String(max)])) as [
+      SubscribeOutcome,
+      string,
+    ];
+    return holder === '' ? { outcome } : { outcome, holder };
+  }
+
+  async unsubscribe(id: string, uri: string): Promise<{ holder?: string }> {
+    const holder = (await this.#run(UNSUBSCRIBE, [this.#key(id), this.#subsKey(id)], [uri])) as string;
+    return holder === '' ? {} : { holder };
+  }
+
+  async fetched(id: string, kind: ListKind): Promise<void> {
+    await this.#run(MARK, [this.#key(id), listsKey(this.#prefix)], ['f:', kind]);
+  }
+
+  async told(id: string, kind: ListKind): Promise<void> {
+    await this.#run(MARK, [this.#key(id), listsKey(this.#prefix)], ['t:', kind]);
+  }
+
+  async hold(id: string): Promise<string | undefined> {
+    const previous = (await this.#run(HOLD, [this.#key(id)], [this.instanceId])) as string;
+    return previous === '' ? undefined : previous;
+  }
+
+  async unhold(id: string): Promise<void> {
+    await this.#run(UNHOLD, [this.#key(id)], [this.instanceId]);
+  }
+
+  async remove(id: string): Promise<void> {
+    await bounded(this.#client.withCommandOptions({ timeout: this.#timeoutMs }).del([this.#key(id), this.#subsKey(id)]), this.#timeoutMs);
+  }
+
+  async signal(to: string | undefined, signal: SessionSignal): Promise<void> {
+    const published = this.#client
+      .withCommandOptions({ timeout: this.#timeoutMs })
+      .publish(this.#channel(to ?? 'all'), JSON.stringify(signal));
+    await bounded(published, this.#timeoutMs);
+  }
+
+  onSignal(handler: (signal: SessionSignal) => void): () => void {
+    this.#handlers.add(handler);
+    return () => this.#handlers.delete(handler);
+  }
+
+  #receive(message: string): void {
+    const signal = parseSignal(message);
+    if (signal === undefined) {
+      this.#onError(new Error(`[janus-mcp/redis] ignored a message on ${this.#prefix}signals that is not a session signal`));
+      return;
+    }
+    for (const handler of this.#handlers) {
+      try {
+        handler(signal);
+      } catch (error) {
+        this.#onError(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+
+  #run(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return runScript(this.#client, this.#timeoutMs, script, keys, args);
+  }
+
+  // One hash tag per session: its two keys share a slot (a Redis Cluster would accept the script).
+  #key(id: string): string {
+    return `${this.#prefix}session:{${id}}`;
+  }
+
+  #subsKey(id: string): string {
+    return `${this.#prefix}session:{${id}}:subs`;
+  }
+
+  #channel(to: string): string {
+    return `${this.#prefix}signals:${to}`;
+  }
+}
+
+const ttl = (ms: number): string => String(Math.max(1, Math.ceil(ms)));
+
+function pairs(flat: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let i = 0; i + 1 < flat.length; i += 2) map.set(flat[i]!, flat[i + 1]!);
+  return map;
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function toRecord(fields: Map<string, string>, subscriptions: string[], lists: Map<string, string>): SessionRecord | undefined {
+  const protocolVersion = fields.get('v');
+  const caps = parseJson(fields.get('caps'));
+  if (protocolVersion === undefined || !isObject(caps)) return undefined;
+  const info = parseJson(fields.get('info'));
+  const count = (map: Map<string, string>, key: string) => Number(map.get(key) ?? '0') || 0;
+  const unannounced = LIST_KINDS.filter((kind) => count(lists, kind) > Math.max(count(fields, `f:${kind}`), count(fields, `t:${kind}`)));
+  const log = fields.get('log');
+  const holder = fields.get('holder');
+  return {
+    protocolVersion,
+    clientCapabilities: caps,
+    ...(isObject(info) ? { clientInfo: info as unknown as NonNullable<SessionRecord['clientInfo']> } : {}),
+    initialized: fields.get('init') === '1',
+    ...(log === undefined ? {} : { logLevel: log as NonNullable<SessionRecord['logLevel']> }),
+    subscriptions,
+    unannounced,
+    ...(holder === undefined ? {} : { holder }),
+  };
+}
+
+const SIGNAL_TYPES: ReadonlySet<string> = new Set(['deliver', 'answer', 'cancel', 'changed', 'appended', 'yield', 'ended']);
+
+function parseSignal(message: string): SessionSignal | undefined {
+  const v = parseJson(message);
+  if (!isObject(v) || typeof v.type !== 'string' || !SIGNAL_TYPES.has(v.type) || typeof v.session !== 'string') return undefined;
+  if ((v.type === 'deliver' || v.type === 'answer') && !isObject(v.message)) return undefined;
+  if (v.type === 'cancel' && (!(typeof v.requestId === 'string' || typeof v.requestId === 'number') || typeof v.reason !== 'string'))
+    return undefined;
+  return v as unknown as SessionSignal;
+}

@@ -1,0 +1,184 @@
+/**
+ * A legacy session's link to its cluster's `SessionStore` (session-store.ts): the record it
+ * loads before each request and writes through, where its unsolicited messages go (the
+ * instance holding its GET stream), and whom a client's answer belongs to (the instance that
+ * asked). One per session per instance; absent without a cluster.
+ */
+import { ErrorCode, McpError } from '../../protocol/errors.js';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
+import type { LoggingLevel } from '../../protocol/types.js';
+import type { ListKind, NewSessionRecord, SessionRecord, SessionSignal, SessionStore } from '../session-store.js';
+
+/** A store failure, as the client reads it: nothing about Redis' internals, and that it may retry. */
+function unavailable(what: string, cause: unknown): McpError {
+  const error = new McpError(ErrorCode.InternalError, `Cannot ${what}: the shared session store is unavailable; retry later`);
+  error.cause = cause;
+  return error;
+}
+
+const gone = (): McpError => new McpError(ErrorCode.InvalidRequest, 'Session ended');
+
+export class SharedSession {
+  /** Lists to announce again on the next response stream, as last loaded. */
+  readonly unannounced = new Set<ListKind>();
+  /** The instance holding the session's GET stream, as last known. */
+  holder: string | undefined;
+  /** Ids of this instance's requests to the client start with this, so an answer POSTed elsewhere finds its way back. */
+  readonly idPrefix: string;
+
+  constructor(
+    readonly store: SessionStore,
+    readonly id: string,
+    readonly ttlMs: number,
+    private readonly reportError: (error: unknown) => void,
+  ) {
+    this.idPrefix = `${store.instanceId}.`;
+  }
+
+  /** The holder, when it is another instance. */
+  get remoteHolder(): string | undefined {
+    return this.holder !== undefined && this.holder !== this.store.instanceId ? this.holder : undefined;
+  }
+
+  /** Takes what a load found (the session applies the rest). */
+  take(record: SessionRecord): void {
+    this.unannounced.clear();
+    for (const kind of record.unannounced) this.unannounced.add(kind);
+    this.holder = record.holder;
+  }
+
+  async create(record: NewSessionRecord): Promise<void> {
+    try {
+      await this.store.create(this.id, record, this.ttlMs);
+    } catch (e) {
+      throw unavailable('open the session', e);
+    }
+  }
+
+  /** The record, or undefined when the session no longer exists; rejects when the store cannot be reached. */
+  load(): Promise<SessionRecord | undefined> {
+    return this.store.load(this.id, this.ttlMs);
+  }
+
+  async update(fields: { readonly initialized?: true; readonly logLevel?: LoggingLevel }): Promise<void> {
+    let found: boolean;
+    try {
+      found = await this.store.update(this.id, fields);
+    } catch (e) {
+      throw unavailable("save the session's state", e);
+    }
+    if (!found) throw gone();
+    // The holder serves the session's unsolicited messages (logs, resource updates) from what it knows.
+    if (fields.logLevel !== undefined) this.tellHolder({ logLevel: fields.logLevel });
+  }
+
+  async subscribe(uri: string, max: number): Promise<void> {
+    let reply: Awaited<ReturnType<SessionStore['subscribe']>>;
+    try {
+      reply = await this.store.subscribe(this.id, uri, max);
+    } catch (e) {
+      throw unavailable('save the subscription', e);
+    }
+    if (reply.outcome === 'gone') throw gone();
+    if (reply.outcome === 'full') {
+      throw new McpError(ErrorCode.InvalidParams, `resources/subscribe: at most ${max} resources per session; unsubscribe from one first`);
+    }
+    this.holder = reply.holder;
+    this.tellHolder({ subscribed: uri });
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    try {
+      this.holder = (await this.store.unsubscribe(this.id, uri)).holder;
+    } catch (e) {
+      throw unavailable('save the subscription', e);
+    }
+    this.tellHolder({ unsubscribed: uri });
+  }
+
+  /** The client fetched a list: awaited, so its next request (on any instance) does not hear of it again. */
+  async fetched(kind: ListKind): Promise<void> {
+    this.unannounced.delete(kind);
+    try {
+      await this.store.fetched(this.id, kind);
+    } catch (e) {
+      // The list itself was served; at worst its change is announced once more.
+      this.reportError(e);
+    }
+  }
+
+  /** A change reached the client live on this instance's GET stream. */
+  told(kind: ListKind): void {
+    this.unannounced.delete(kind);
+    this.fireAndForget(this.store.told(this.id, kind));
+  }
+
+  /** Sends a message to the holder of the session's GET stream. */
+  deliver(to: string, message: JsonRpcMessage, forwarded = false): void {
+    this.send(to, forwarded ? { type: 'deliver', session: this.id, message, forwarded } : { type: 'deliver', session: this.id, message });
+  }
+
+  /** The instance that sent the request `id` answers, when it is another one (undefined: not ours to route). */
+  askerOf(id: RequestId): string | undefined {
+    if (typeof id !== 'string') return undefined;
+    const dot = id.lastIndexOf('.');
+    const instance = dot > 0 ? id.slice(0, dot) : undefined;
+    return instance !== undefined && instance !== this.store.instanceId ? instance : undefined;
+  }
+
+  answer(to: string, message: JsonRpcResponse): void {
+    this.send(to, { type: 'answer', session: this.id, message });
+  }
+
+  /** A message for the GET stream was stored here: whichever instance holds the stream reads it. */
+  appended(): void {
+    this.send(undefined, { type: 'appended', session: this.id });
+  }
+
+  /** A cancellation for a request this instance does not run: whoever runs it aborts it. */
+  cancel(requestId: RequestId, reason: string): void {
+    this.send(undefined, { type: 'cancel', session: this.id, requestId, reason });
+  }
+
+  /**
+   * This instance's GET stream opened: it holds the stream now. The previous holder ends its
+   * own, and every instance serving the session learns where its unsolicited messages go now.
+   */
+  streamOpened(): void {
+    this.holder = this.store.instanceId;
+    this.store.hold(this.id).then((previous) => {
+      if (previous !== undefined && previous !== this.store.instanceId) this.send(previous, { type: 'yield', session: this.id });
+      this.send(undefined, { type: 'changed', session: this.id });
+    }, this.reportError);
+  }
+
+  streamClosed(): void {
+    if (this.holder === this.store.instanceId) this.holder = undefined;
+    this.fireAndForget(this.store.unhold(this.id));
+  }
+
+  /**
+   * The session ended here: its record goes, then every instance lets it go. Rejects when the
+   * record could not be removed (reported here too: most callers do not wait).
+   */
+  end(): Promise<void> {
+    const ending = this.store.remove(this.id).then(() => {
+      this.fireAndForget(this.store.signal(undefined, { type: 'ended', session: this.id }));
+    });
+    ending.catch(this.reportError);
+    return ending;
+  }
+
+  private tellHolder(change: { logLevel?: LoggingLevel; subscribed?: string; unsubscribed?: string }): void {
+    const holder = this.remoteHolder;
+    if (holder !== undefined) this.send(holder, { type: 'changed', session: this.id, ...change });
+  }
+
+  private send(to: string | undefined, signal: SessionSignal): void {
+    this.fireAndForget(this.store.signal(to, signal));
+  }
+
+  private fireAndForget(p: Promise<unknown>): void {
+    p.catch(this.reportError);
+  }
+}
