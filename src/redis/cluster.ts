@@ -56,14 +56,17 @@ export interface RedisCluster extends Cluster {
 /**
  * Connects to Redis and returns what `createServer({ cluster })` needs so that several
  * instances behind one URL act as one server: a `subscriptions/listen` stream or legacy
- * session on any instance hears a change made on any other, and a multi-round
- * `input_required` retry is accepted once on whichever instance gets it. The instances need
- * nothing in common but the Redis URL and the prefix: the sealing secret is created in Redis
- * by the first to connect.
+ * session on any instance hears a change made on any other; a multi-round `input_required`
+ * retry is accepted once on whichever instance gets it; a legacy session is served by any
+ * instance, its SSE streams resume on any, and a client's answer to a server-to-client request
+ * reaches the handler waiting for it wherever it is POSTed (docs/scale-out.md). The instances
+ * need nothing in common but the Redis URL and the prefix: the sealing secrets are created in
+ * Redis by the first to connect.
  *
  * Rejects within `connectTimeoutMs` with a `JanusError` (code 'CONNECTION') when Redis cannot
  * be reached, leaving nothing running. Once connected, a lost connection is retried by itself;
- * meanwhile changes reach this instance's own streams and `requestState` retries get -32603.
+ * meanwhile changes reach this instance's own streams, `requestState` retries get -32603, and
+ * legacy sessions go on with what each instance knows of them (writes get -32603).
  *
  * ```ts
  * import { createServer } from 'janus-mcp/server';

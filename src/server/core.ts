@@ -6,7 +6,7 @@
  * keeps, with the listen streams, to tell them about changes.
  */
 import { claimsModern } from '../protocol/era-claim.js';
-import { ErrorCode } from '../protocol/errors.js';
+import { ErrorCode, McpError } from '../protocol/errors.js';
 import { classify, errorResponse, isRequestId, type JsonRpcMessage, type JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { nestedDeeperThan } from '../protocol/json-depth.js';
 import { revision, revisionsWith } from '../protocol/revisions.js';
@@ -163,7 +163,13 @@ export class Core implements ServerCore {
    */
   private answerAnyway(message: unknown, inbound: Inbound, error: unknown): void {
     this.reportError(error);
-    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message) || !isRequestId(message.id)) return;
+    if (typeof message !== 'object' || message === null || !('method' in message)) return;
+    if (!('id' in message)) {
+      // A notification that could not be taken in (its session's shared store is away): the transport says so.
+      inbound.refuse?.(error instanceof McpError ? error.toJSON() : { code: ErrorCode.InternalError, message: 'Internal error' });
+      return;
+    }
+    if (!isRequestId(message.id)) return;
     try {
       inbound.send(errorResponse(message.id, { code: ErrorCode.InternalError, message: 'Internal error' }));
     } catch (again) {

@@ -18,6 +18,7 @@
  * The transport owns framing and its own rules (HTTP statuses, SSE, session ids); the core
  * decides the era of every message and answers it through `Inbound.send`.
  */
+import type { JsonRpcErrorObject } from '../protocol/errors.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { HeaderParam } from '../protocol/x-mcp-header.js';
@@ -68,6 +69,12 @@ export interface Inbound {
    * batch's answers from `send` has it, to tell this from an array of one; absent: `send`.
    */
   refuseBatch?(error: JsonRpcMessage): void;
+  /**
+   * The server could not accept this payload of notifications or responses (the shared store
+   * that must record it is unavailable): the transport answers with an error status instead
+   * of accepting it (2025-11-25 transports §Sending Messages item 4). Absent: nothing is sent.
+   */
+  refuse?(error: JsonRpcErrorObject): void;
   /**
    * Who sent this payload, when the transport authenticated them (an OAuth subject, an API
    * key's owner): a stable identifier, never a secret. A 2026-07-28 `requestState` is bound

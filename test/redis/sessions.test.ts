@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createServer, type SessionHandle } from '../../src/server/index.js';
+import { createServer, type Cluster, type SessionHandle } from '../../src/server/index.js';
 import type { RedisCluster } from '../../src/redis/index.js';
 import { HttpPeer, nextMessage, type Served } from '../http-e2e/support.js';
 import { until } from '../support/wait.js';
@@ -22,21 +22,22 @@ interface Seen {
   readonly initialized: string[];
 }
 
-function definer(seen: Seen) {
+/** `shape`: the cluster as the server is given it (a test may take a part away). */
+function definer(seen: Seen, shape: (cluster: RedisCluster) => Cluster = (c) => c) {
   let n = 0;
   return (cluster: RedisCluster) => {
     const label = 'ABC'[n++] ?? '?';
     const server = createServer({
       name: 'scaled',
       version: '1.0.0',
-      cluster,
+      cluster: shape(cluster),
       sessions: {
         onInitialized: (s) => void seen.initialized.push(`${label}:${s.id}`),
         onClosed: (s) => void seen.closed.push(`${label}:${s.id}`),
       },
     });
     server.tool('whoami', { description: 'the instance that serves the call' }, (_args, ctx) => `${label} ${ctx.sessionId}`);
-    server.tool('log_both', { description: "logs at debug and at error" }, (_args, ctx) => {
+    server.tool('log_both', { description: 'logs at debug and at error' }, (_args, ctx) => {
       ctx.log('debug', 'quiet');
       ctx.log('error', 'loud');
       return 'logged';
@@ -70,8 +71,8 @@ function peerOn(at: Served, sid: string): HttpPeer {
 
 const text = (o: { messages: Array<Record<string, any>> }): string => o.messages.at(-1)?.result?.content?.[0]?.text;
 
-async function three(seen: Seen = { closed: [], initialized: [] }) {
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), definer(seen));
+async function three(seen: Seen = { closed: [], initialized: [] }, shape?: (cluster: RedisCluster) => Cluster) {
+  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), definer(seen, shape));
   const [a, b, c] = instances.map((i) => i.served) as [Served, Served, Served];
   const onA = new HttpPeer(a.url, REV);
   await onA.initialize({ elicitation: {} });
@@ -111,13 +112,24 @@ test('a session initialized on A is served by B and C with its version, capabili
   }
 });
 
-test("an elicitation asked on B goes out on A's GET stream, and the answer POSTed to C reaches B's handler", async () => {
-  const t = await three();
+for (const [how, shape] of [
+  ['the cluster event store', undefined],
+  ['pub/sub to the holder (no shared event store)', (c: RedisCluster): Cluster => ({ ...c, events: undefined })],
+] as const) {
+  test(`an elicitation asked on B goes out on A's GET stream, and the answer POSTed to C reaches B's handler (${how})`, async () => {
+    await elicitAcross(await three(undefined, shape));
+  });
+}
+
+async function elicitAcross(t: Awaited<ReturnType<typeof three>>): Promise<void> {
   try {
     const stream = await t.onA.get();
     assert.equal(stream.status, 200);
     // B learns where the GET stream is when it serves its first request of the session.
-    await until(async () => text(await t.onB.request('tools/call', { name: 'whoami', arguments: {} })) === `B ${t.sid}`, 'B serves the session');
+    await until(
+      async () => text(await t.onB.request('tools/call', { name: 'whoami', arguments: {} })) === `B ${t.sid}`,
+      'B serves the session',
+    );
     const call = t.onB.open({ jsonrpc: '2.0', id: 'ask-1', method: 'tools/call', params: { name: 'ask_on_session', arguments: {} } });
     const ask = await nextMessage(stream);
     assert.equal(ask.method, 'elicitation/create');
@@ -131,9 +143,9 @@ test("an elicitation asked on B goes out on A's GET stream, and the answer POSTe
   } finally {
     await t.close();
   }
-});
+}
 
-test("a GET stream dropped on A resumes on B with Last-Event-ID: missed messages replayed, later ones live", async () => {
+test('a GET stream dropped on A resumes on B with Last-Event-ID: missed messages replayed, later ones live', async () => {
   const t = await three();
   const handleOn = (served: Served): SessionHandle => served.server.session(t.sid)!;
   try {

@@ -49,6 +49,13 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts a fresh, empty redis-server on the same port (clients reconnect to the same URL). */
   restart(): Promise<void>;
+  /**
+   * Stops redis-server (SIGSTOP) without closing anything: connections stay open and commands
+   * get no answer, as with a hung server or a network that drops packets (a killed one refuses at once).
+   */
+  freeze(): void;
+  /** Lets a frozen redis-server run again (SIGCONT); it answers what it was sent meanwhile. */
+  thaw(): void;
 }
 
 interface RedisChild {
@@ -98,6 +105,8 @@ export async function startRedis(): Promise<RedisServer> {
       await end('SIGTERM');
       current = await spawnRedis(port);
     },
+    freeze: () => void (current.gone() || process.kill(current.pid, 'SIGSTOP')),
+    thaw: () => void (current.gone() || process.kill(current.pid, 'SIGCONT')),
   };
 }
 

@@ -311,7 +311,9 @@ export function handleLegacyNotification(
     .then(
       () => undefined,
       // Nobody to answer: a refusal (McpError) just drops it; anything else is the server's failure.
+      // One the server could not take in (-32603: its session's shared store is away) is refused to the transport.
       (e: unknown) => {
+        if (e instanceof McpError && e.code === ErrorCode.InternalError) throw e;
         if (!(e instanceof McpError)) server.reportError(e);
       },
     )

@@ -97,9 +97,15 @@ export class Session implements LegacySession {
    */
   markInitialized(): void | Promise<void> {
     if (this.initialized || this.closed || this.protocolVersion === undefined) return;
+    // Shared: ready here only once ready everywhere (a failed write leaves the client to send it again).
+    if (this.shared !== undefined) return this.shared.update({ initialized: true }).then(() => this.ready());
+    this.ready();
+  }
+
+  private ready(): void {
+    if (this.initialized || this.closed) return;
     this.initialized = true;
     this.lifecycle?.initialized(this);
-    return this.shared?.update({ initialized: true });
   }
 
   /** `logging/setLevel`. */
@@ -232,7 +238,6 @@ export class Session implements LegacySession {
   streamClosed(): void {
     this.shared?.streamClosed();
   }
-
 
   /** `notifications/roots/list_changed` (client/roots.mdx §Root List Changes). */
   rootsChanged(): void {

@@ -25,6 +25,8 @@ export class SharedSession {
   holder: string | undefined;
   /** Ids of this instance's requests to the client start with this, so an answer POSTed elsewhere finds its way back. */
   readonly idPrefix: string;
+  /** Whether the record was written (or found): a session whose `initialize` failed has none to remove. */
+  private recorded = false;
 
   constructor(
     readonly store: SessionStore,
@@ -42,6 +44,7 @@ export class SharedSession {
 
   /** Takes what a load found (the session applies the rest). */
   take(record: SessionRecord): void {
+    this.recorded = true;
     this.unannounced.clear();
     for (const kind of record.unannounced) this.unannounced.add(kind);
     this.holder = record.holder;
@@ -53,6 +56,7 @@ export class SharedSession {
     } catch (e) {
       throw unavailable('open the session', e);
     }
+    this.recorded = true;
   }
 
   /** The record, or undefined when the session no longer exists; rejects when the store cannot be reached. */
@@ -162,6 +166,7 @@ export class SharedSession {
    * record could not be removed (reported here too: most callers do not wait).
    */
   end(): Promise<void> {
+    if (!this.recorded) return Promise.resolve();
     const ending = this.store.remove(this.id).then(() => {
       this.fireAndForget(this.store.signal(undefined, { type: 'ended', session: this.id }));
     });

@@ -52,6 +52,8 @@ export class SseChannel implements DisconnectListener {
   /** Shared: the last event the bound connection got (it reads on from there). */
   #cursor: string | undefined;
   #pullQueued = false;
+  /** Shared: this instance's own messages stored while bound, not yet written (a read writes them). */
+  #unread: Recent[] = [];
 
   constructor(
     store: EventStore | undefined,
@@ -162,6 +164,7 @@ export class SseChannel implements DisconnectListener {
     this.#conn = undefined;
     this.#replayed = undefined;
     this.#cursor = undefined;
+    this.#unread = [];
     this.#streams.remove(c);
     if (end) c.end();
     this.#hooks.onConnection?.(false);
@@ -205,7 +208,10 @@ export class SseChannel implements DisconnectListener {
     const c = this.#conn;
     if (json !== undefined) {
       if (c === undefined) this.#hooks.shared!.stored();
-      else this.poke();
+      else {
+        this.#unread.push({ id, json });
+        this.poke();
+      }
       return;
     }
     if (c === undefined || this.#cursor !== undefined) return;
@@ -217,13 +223,29 @@ export class SseChannel implements DisconnectListener {
   async #pull(): Promise<void> {
     const c = this.#conn;
     const cursor = this.#cursor;
-    if (c === undefined || cursor === undefined) return;
+    const own = this.#unread;
+    this.#unread = [];
+    if (c === undefined) return;
+    if (cursor === undefined) {
+      for (const e of own) c.write(messageEvent(e.json!, e.id));
+      return;
+    }
     const events: Array<[string, JsonRpcMessage]> = [];
-    const found = await this.#store!.replayAfter(cursor, (id, m) => {
-      events.push([id, m]);
-    });
+    let found: string | undefined;
+    try {
+      found = await this.#store!.replayAfter(cursor, (id, m) => {
+        events.push([id, m]);
+      });
+    } catch (e) {
+      // The store cannot be read: this instance's own messages still go out, as they are.
+      if (this.#conn === c) for (const e of own) c.write(messageEvent(e.json!, e.id));
+      throw e;
+    }
     if (this.#conn !== c) return;
     for (const [id, m] of events) c.write(messageEvent(JSON.stringify(m), id));
+    // Own messages the store did not return (their append failed, or the stream's bound dropped them) go out as they are.
+    const read = new Set(events.map(([id]) => id));
+    for (const e of own) if (!read.has(e.id)) c.write(messageEvent(e.json!, e.id));
     if (events.length > 0) this.#cursor = events.at(-1)![0];
     // The cursor expired or went with the store's data: read on from a fresh mark.
     else if (found === undefined) {

@@ -68,7 +68,7 @@ export class HttpHandler implements ResponderHost {
   readonly #deadlines: BodyDeadlines;
   /** Cluster: sessions being loaded from the shared store, so two requests for one make one record. */
   readonly #adopting = new Map<string, Promise<StreamableSession | undefined>>();
-  readonly #sessionOptions: { readonly idleMs: number; readonly instanceId?: string };
+  readonly #sessionOptions: { readonly idleMs: number; readonly instanceId?: string; readonly sharedStore: boolean };
 
   constructor(core: ServerCore, options: ResolvedOptions) {
     this.core = core;
@@ -85,7 +85,12 @@ export class HttpHandler implements ResponderHost {
     this.streams = new OpenStreams(options.keepAliveMs);
     this.sessions = new SessionRegistry(options.sessionIdleMs, options.maxSessions, options.maxSessionsPerClient);
     this.#legacySse = options.legacySse ? new LegacySseEndpoint(core, this.sessions, this.streams) : undefined;
-    this.#sessionOptions = { idleMs: options.sessionIdleMs, instanceId: core.instanceId };
+    // A store of this process only (or one of the user's) is not read by the other instances: messages then go to the holder by pub/sub.
+    this.#sessionOptions = {
+      idleMs: options.sessionIdleMs,
+      instanceId: core.instanceId,
+      sharedStore: options.eventStore !== undefined && options.eventStore === core.eventStore,
+    };
   }
 
   reportError(e: unknown): void {
@@ -261,7 +266,7 @@ export class HttpHandler implements ResponderHost {
     }
     let record = this.sessions.streamable(sid);
     if (record !== undefined && record.session.clustered === true && (await record.session.refresh!()) === 'gone') record = undefined;
-    else if (record === undefined && this.core.adoptSession !== undefined) {
+    else if (record === undefined && this.core.adoptSession !== undefined && this.core.instanceId !== undefined) {
       try {
         record = await this.#adopt(sid, clientKey(ex.clientAddress));
       } catch (e) {

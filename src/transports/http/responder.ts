@@ -7,7 +7,7 @@
  * server-to-client requests cannot reach it. Runtime-neutral.
  */
 import { revision } from '../../protocol/revisions.js';
-import { ErrorCode } from '../../protocol/errors.js';
+import { ErrorCode, type JsonRpcErrorObject } from '../../protocol/errors.js';
 import {
   errorResponse,
   isErrorResponse,
@@ -147,6 +147,17 @@ export class PostResponder implements Inbound, DisconnectListener {
     this.#flushBatch();
     this.#channel!.send(message);
     if (final) this.#finishStream();
+  }
+
+  /**
+   * Notifications or responses the server could not take in: an error status with a JSON-RPC
+   * error without an id, instead of 202 (2025-11-25 transports §Sending Messages item 4);
+   * 503 when it failed for want of a shared store, so the client may send it again.
+   */
+  refuse(error: JsonRpcErrorObject): void {
+    if (this.#expect.kind !== 'none' || this.#state !== 'pending') return;
+    this.#state = 'done';
+    this.#writeJson(error.code === ErrorCode.InternalError ? 503 : 400, errorResponse(null, error), NO_HEADERS);
   }
 
   /** A batch refused as a whole: its one error object is the answer, not an array (JSON-RPC 2.0 §6). */

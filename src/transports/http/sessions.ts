@@ -92,7 +92,8 @@ export class StreamableSession implements SessionEntry, SessionHost {
     store: EventStore | undefined,
     streams: OpenStreams,
     reporter: ErrorReporter,
-    cluster: { readonly idleMs: number; readonly instanceId?: string },
+    /** `sharedStore`: `store` is the cluster's, which every instance reads. */
+    cluster: { readonly idleMs: number; readonly instanceId?: string; readonly sharedStore?: boolean },
   ) {
     this.id = id;
     this.client = client;
@@ -101,7 +102,7 @@ export class StreamableSession implements SessionEntry, SessionHost {
     this.share = { ttlMs: cluster.idleMs };
     this.#tag = cluster.instanceId === undefined ? '' : `${cluster.instanceId}-`;
     // Cluster: every instance stores the session's unsolicited messages in the shared store; the one holding its GET stream reads them.
-    this.keeps = cluster.instanceId !== undefined && store !== undefined;
+    this.keeps = cluster.instanceId !== undefined && store !== undefined && cluster.sharedStore === true;
     this.standalone = new SseChannel(store, `${id}.0`, streams, reporter, {
       onConnection: (connected) => {
         if (connected) this.session?.streamOpened?.();
