@@ -2,8 +2,9 @@
  * The example server on Redis (issue 11, "REDIS_URL=… npm run fixture:server"): two processes
  * of examples/everything/main.js, on their own ports, given only the same REDIS_URL, serve one
  * deployment. An input_required round answered by A is completed by B (the sealing key comes
- * from Redis), and the used state is refused by both (one-time use is shared). Without a
- * reachable Redis the example fails at start with a clear error.
+ * from Redis), and the used state is refused by both (one-time use is shared); a 2025 session
+ * opened on A is served by B. Without a reachable Redis the example fails at start with a clear
+ * error.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -72,6 +73,26 @@ test('two example processes on one REDIS_URL: a round started on A completes on 
       assert.equal(replay.status, 400);
       assert.match(replay.messages[0]!.error?.message ?? '', /already used/);
     }
+  } finally {
+    for (const { child } of [a, b]) child.kill('SIGTERM');
+    await Promise.all([exited(a.child), exited(b.child)]);
+  }
+});
+
+test('two example processes on one REDIS_URL: a 2025-11-25 session initialized on A is served by B, and DELETE on B ends it on A', async () => {
+  const [a, b] = await Promise.all([example({ REDIS_URL: redis.url }), example({ REDIS_URL: redis.url })]);
+  try {
+    const onA = new HttpPeer(a.url, '2025-11-25');
+    await onA.initialize();
+    const onB = new HttpPeer(b.url, '2025-11-25');
+    onB.sessionId = onA.sessionId;
+    const call = await onB.request('tools/call', { name: 'test_simple_text', arguments: {} });
+    assert.equal(call.status, 200);
+    assert.equal(call.messages.at(-1)?.result?.content?.[0]?.type, 'text', JSON.stringify(call.messages));
+    assert.equal((await onB.send({ method: 'DELETE', headers: onB.sessionHeaders() })).status, 200);
+    assert.equal((await onA.request('ping')).status, 404);
+    onA.assertClean();
+    onB.assertClean();
   } finally {
     for (const { child } of [a, b]) child.kill('SIGTERM');
     await Promise.all([exited(a.child), exited(b.child)]);
