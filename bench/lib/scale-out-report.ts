@@ -69,11 +69,18 @@ export function scaleOutCosts(samples: Sample[]): ScaleOutCost[] {
   const load = steps.find((s) => s.startsWith('tools/call')) ?? 'tools/call';
   const clients = steps.find((s) => /^MRTR \d+ clients$/.test(s)) ?? 'MRTR clients';
   const listen = steps.find((s) => s.startsWith('listen')) ?? 'listen';
+  const legacy = steps.find((s) => /^legacy tools\/call \d+ sessions$/.test(s)) ?? 'legacy tools/call sessions';
+  const legacySeq = 'legacy tools/call sequential';
   const d = (f: Parameters<typeof perRep>[1]) => perRep(samples, f);
   const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
-  const serverAndRedis = (at: (c: ScaleOutConfig, s: string, m: string) => number | null, c: ScaleOutConfig, step: string) => {
-    const s = at(c, step, 'server CPU/round trip');
-    return s === null ? null : s + (at(c, step, 'Redis CPU/round trip') ?? 0);
+  const serverAndRedis = (
+    at: (c: ScaleOutConfig, s: string, m: string) => number | null,
+    c: ScaleOutConfig,
+    step: string,
+    per: 'round trip' | 'request' = 'round trip',
+  ) => {
+    const s = at(c, step, `server CPU/${per}`);
+    return s === null ? null : s + (at(c, step, `Redis CPU/${per}`) ?? 0);
   };
   return [
     {
@@ -98,6 +105,34 @@ export function scaleOutCosts(samples: Sample[]): ScaleOutCost[] {
       label: `Redis CPU per 1,000 MRTR round trips, (b), ${clients}`,
       unit: 'ms',
       value: d((at) => at('one+redis', clients, 'Redis CPU/round trip')),
+    },
+    {
+      label: `Legacy session reload per request, latency: (b) − (a), p50, ${legacySeq}`,
+      unit: 'µs',
+      value: d((at) => {
+        const v = diff(at('one+redis', legacySeq, 'p50 latency'), at('one', legacySeq, 'p50 latency'));
+        return v === null ? null : v * 1000;
+      }),
+    },
+    {
+      label: `Legacy session reload per request, CPU (server + Redis): (b) − (a), ${legacySeq}`,
+      unit: 'µs',
+      value: d((at) => diff(serverAndRedis(at, 'one+redis', legacySeq, 'request'), serverAndRedis(at, 'one', legacySeq, 'request'))),
+    },
+    {
+      label: `Legacy session reload per request, CPU (server + Redis): (b) − (a), ${legacy}`,
+      unit: 'µs',
+      value: d((at) => diff(serverAndRedis(at, 'one+redis', legacy, 'request'), serverAndRedis(at, 'one', legacy, 'request'))),
+    },
+    {
+      label: `Redis CPU per 1,000 legacy tools/call, (b), ${legacy}`,
+      unit: 'ms',
+      value: d((at) => at('one+redis', legacy, 'Redis CPU/request')),
+    },
+    {
+      label: `Redis CPU per 1,000 legacy tools/call, (c), ${legacy}`,
+      unit: 'ms',
+      value: d((at) => at('workers', legacy, 'Redis CPU/request')),
     },
     {
       label: `Redis CPU per 1,000 tools/call, (c), ${load}`,

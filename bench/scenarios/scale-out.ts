@@ -9,11 +9,16 @@
  *
  * 1. 2026-07-28 `tools/call` of `echo` at 64 connections: requests/s, p50/p99, CPU per request
  *    of all server processes (primary and workers) and, apart, of Redis.
- * 2. One MRTR round trip (`tools/call` → `input_required` → retry with `requestState`); the
+ * 2. 2025-11-25 `tools/call` of `echo` in K sessions, one request in flight per session, each
+ *    session's requests alternating between two connections that (on (c)) two different workers
+ *    hold: on a cluster every legacy request first reloads its session's record (one Redis round
+ *    trip), and a session opened on one worker is adopted by the other on its first request
+ *    there. K = 64, and K = 1 (sequential): (b) − (a) is what the per-request reload costs.
+ * 3. One MRTR round trip (`tools/call` → `input_required` → retry with `requestState`); the
  *    retry goes on another connection than the first call, so on (c) it usually reaches
  *    another worker. On (b) and (c) each retry costs one Redis claim: (b) − (a) is what a
  *    Redis round trip costs per request. Sequential (one client), and 8 clients at once.
- * 3. listen fan-out: K streams spread over the instances (the kernel and the primary spread
+ * 4. listen fan-out: K streams spread over the instances (the kernel and the primary spread
  *    connections on (c); the workers report how many each holds), M tools `list_changed`
  *    published by one instance; time from the publish call to the last stream, p50/p99 over M.
  */
@@ -21,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { connect, type Socket } from 'node:net';
 import { orderFor, record, type Ctx, type ScaleOutConfig } from '../lib/context.js';
 import { type HttpConnection, openConnection, runLoad } from '../lib/http.js';
+import { type Lane, runLaneLoad } from '../lib/lane-load.js';
 import {
   echoParams,
   messagesOf,
@@ -31,10 +37,11 @@ import {
   requestRenderer,
   responseTo,
   rpc,
+  sessionHeaders,
   withBody,
   WrongAnswer,
 } from '../lib/mcp.js';
-import { checkEchoHttp } from '../lib/mcp-http.js';
+import { checkEchoHttp, openSession } from '../lib/mcp-http.js';
 import { cpuSeconds, type Pinning, ServerProcess, serverScript, sleep, withTimeout } from '../lib/proc.js';
 import { hasRedisServer, type RedisServer, startRedisServer } from '../lib/redis-server.js';
 import { latencySummary, quantile } from '../lib/stats.js';
@@ -42,6 +49,7 @@ import { latencySummary, quantile } from '../lib/stats.js';
 export const SCALE_OUT_CONFIGS: readonly ScaleOutConfig[] = ['one', 'one+redis', 'workers'];
 const LOAD_CONNECTIONS = 64;
 const MRTR_CLIENTS = 8;
+const LEGACY_SESSIONS = 64;
 
 /** Default workers: one per core the load generator leaves, at least 2. */
 export function workerCount(ctx: Ctx): number {
@@ -125,6 +133,8 @@ async function runConfig(
     const ep = { port: srv.port, path: srv.path };
     await checkEchoHttp(ep, 'modern', `${p.what} before`);
     await toolsCallLoad(p);
+    await legacyLoad(p, LEGACY_SESSIONS);
+    await legacyLoad(p, 1);
     await mrtrLoad(p, 1);
     await mrtrLoad(p, MRTR_CLIENTS);
     await fanout(p);
@@ -154,17 +164,84 @@ interface Probe {
   what: string;
 }
 
-/** Open connections per server process (one entry, or one per worker), once at least `atLeast` are seen. */
+/** Open connections per server process (one entry, or one per worker). */
+async function connectionCounts(srv: ServerProcess): Promise<number[]> {
+  const m = await srv.stats();
+  return Array.isArray(m.workers)
+    ? (m.workers as Array<{ connections: number }>).map((w) => Number(w.connections))
+    : [Number(m.connections)];
+}
+
+const total = (counts: number[]): number => counts.reduce((a, b) => a + b, 0);
+
+/** Open connections per server process, once at least `atLeast` are seen. */
 async function spread(srv: ServerProcess, atLeast: number): Promise<number[]> {
   const deadline = Date.now() + 5000;
   for (;;) {
-    const m = await srv.stats();
-    const counts = Array.isArray(m.workers)
-      ? (m.workers as Array<{ connections: number }>).map((w) => Number(w.connections))
-      : [Number(m.connections)];
-    if (counts.reduce((a, b) => a + b, 0) >= atLeast || Date.now() > deadline) return counts;
+    const counts = await connectionCounts(srv);
+    if (total(counts) >= atLeast || Date.now() > deadline) return counts;
     await sleep(20);
   }
+}
+
+/** Connection counts once they add up to exactly `n` (connections closed by the client may take a moment to go). */
+async function countsAt(srv: ServerProcess, n: number, what: string): Promise<number[]> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const counts = await connectionCounts(srv);
+    if (total(counts) === n) return counts;
+    if (Date.now() > deadline) throw new Error(`${what}: the servers hold ${counts.join('/')} connections, not ${n} in all`);
+    await sleep(5);
+  }
+}
+
+/**
+ * `n` connections opened one at a time, each with the index of the server process that took it
+ * (the one whose count went up), so that a session can be given connections on two processes.
+ * Expects no other connection open.
+ */
+async function openPlaced(srv: ServerProcess, n: number, what: string): Promise<Array<{ conn: HttpConnection; at: number }>> {
+  const placed: Array<{ conn: HttpConnection; at: number }> = [];
+  try {
+    let before = await countsAt(srv, 0, what);
+    for (let i = 0; i < n; i++) {
+      const conn = await openConnection(srv.port);
+      placed.push({ conn, at: -1 });
+      const after = await countsAt(srv, i + 1, what);
+      const at = after.findIndex((c, k) => c > (before[k] ?? 0));
+      if (at < 0) throw new Error(`${what}: cannot tell which process took connection ${i + 1} (${before.join('/')} → ${after.join('/')})`);
+      placed[i]!.at = at;
+      before = after;
+    }
+    return placed;
+  } catch (e) {
+    for (const p of placed) p.conn.close();
+    throw e;
+  }
+}
+
+/**
+ * Two connections per session, on two different processes where there are two: each session
+ * takes one from each of the two processes with the most left (the first alternating, so that
+ * sessions open on every process). Returns the pairs and how many span two processes.
+ */
+function pairUp(placed: Array<{ conn: HttpConnection; at: number }>, sessions: number): { pairs: HttpConnection[][]; across: number } {
+  const left = new Map<number, HttpConnection[]>();
+  for (const { conn, at } of placed) {
+    let l = left.get(at);
+    if (!l) left.set(at, (l = []));
+    l.push(conn);
+  }
+  const pairs: HttpConnection[][] = [];
+  let across = 0;
+  for (let s = 0; s < sessions; s++) {
+    const lists = [...left.values()].filter((l) => l.length > 0).sort((a, b) => b.length - a.length);
+    const [x, y] = lists.length > 1 ? [lists[0]!, lists[1]!] : [lists[0]!, lists[0]!];
+    if (x !== y) across++;
+    const pair = [x.pop()!, y.pop()!];
+    pairs.push(s % 2 === 0 ? pair : pair.reverse());
+  }
+  return { pairs, across };
 }
 
 const usesRedis = (c: ScaleOutConfig): boolean => c !== 'one';
@@ -213,6 +290,77 @@ async function toolsCallLoad(p: Probe): Promise<void> {
   ctx.log(
     `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} tools/call ${LOAD_CONNECTIONS} conn: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, server CPU ${cpuPer.toFixed(1)} µs/req, Redis ${redisPer.toFixed(2)} µs/req, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%, connections per process ${counts.join('/')}`,
   );
+}
+
+/**
+ * 2025-11-25 `tools/call` of `echo` in `sessions` sessions at once, one in flight per session,
+ * alternating between the session's two connections. Each session opens (initialize and
+ * notifications/initialized) on its first connection; on (c) its first request on the second
+ * reaches the other worker, which adopts it from Redis (during warm-up).
+ */
+async function legacyLoad(p: Probe, sessions: number): Promise<void> {
+  const { ctx, srv } = p;
+  const ep = { port: srv.port, path: srv.path };
+  const step = sessions === 1 ? 'legacy tools/call sequential' : `legacy tools/call ${sessions} sessions`;
+  const what = `${p.what} ${step}`;
+  const placed = await openPlaced(srv, 2 * sessions, what);
+  try {
+    const { pairs, across } = pairUp(placed, sessions);
+    const sids = await Promise.all(pairs.map((pair, s) => openSession(pair[0]!, ep, `${what}, session ${s + 1}`)));
+    const lanes: Lane[] = pairs.map((connections, s) => {
+      const render = requestRenderer(postHead(srv.port, srv.path, sessionHeaders(sids[s]!)), 'tools/call', echoParams('legacy'));
+      let id = 1;
+      return { connections, next: () => render(id++) };
+    });
+    let cpu0 = 0;
+    let cpu1 = 0;
+    let redis0 = 0;
+    let redis1 = 0;
+    const res = await runLaneLoad({
+      lanes,
+      check: quickEchoCheck,
+      warmupMs: ctx.opts.quick ? 300 : sessions === 1 ? 300 : 500,
+      durationMs: ctx.opts.quick ? 1000 : sessions === 1 ? 1500 : 2500,
+      onMeasureStart: () => {
+        cpu0 = p.cpu();
+        redis0 = p.redisCpu();
+      },
+      onMeasureEnd: () => {
+        cpu1 = p.cpu();
+        redis1 = p.redisCpu();
+      },
+    });
+    if (res.errors > 0) {
+      throw new WrongAnswer(`${what}: ${res.errors} wrong answers; first: ${res.firstError}\n${srv.stderr.trim().slice(-2000)}`);
+    }
+    // Fully checked, each on a new connection: every session still answers, on whichever process.
+    for (const sid of sids) await checkEchoHttp(ep, 'legacy', `${what} after`, sid);
+    const { p50, p99 } = latencySummary(res.latencies);
+    const rps = res.requests / res.seconds;
+    const cpuPer = ((cpu1 - cpu0) * 1e6) / res.requests;
+    const redisPer = ((redis1 - redis0) * 1e6) / res.requests;
+    const base = { scenario: p.scenario, step, impl: p.config, rep: p.rep };
+    record(ctx, { ...base, metric: 'requests/s', unit: 'req/s', better: 'higher', value: rps });
+    record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
+    record(ctx, { ...base, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
+    record(ctx, { ...base, metric: 'server CPU/request', unit: 'µs', better: 'lower', value: cpuPer });
+    record(ctx, { ...base, metric: 'Redis CPU/request', unit: 'µs', better: 'lower', value: usesRedis(p.config) ? redisPer : null });
+    record(ctx, { ...base, metric: 'load generator CPU', unit: '%', better: 'lower', value: res.generatorCpu * 100, diagnostic: true });
+    record(ctx, {
+      ...base,
+      metric: 'sessions on two processes',
+      unit: '%',
+      better: 'higher',
+      value: (across / sessions) * 100,
+      diagnostic: true,
+    });
+    const perProcess = [...new Set(placed.map((x) => x.at))].sort().map((at) => placed.filter((x) => x.at === at).length);
+    ctx.log(
+      `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} ${step}: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms, server CPU ${cpuPer.toFixed(1)} µs/req, Redis ${redisPer.toFixed(2)} µs/req, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%, connections per process ${perProcess.join('/')}, sessions on two processes ${across}/${sessions}`,
+    );
+  } finally {
+    for (const x of placed) x.conn.close();
+  }
 }
 
 /** One MRTR round trip, checked: the first call on `a`, the retry with the state on `b`. */
