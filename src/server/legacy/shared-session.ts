@@ -103,18 +103,16 @@ export class SharedSession {
   /** The client fetched a list: awaited, so its next request (on any instance) does not hear of it again. */
   async fetched(kind: ListKind): Promise<void> {
     this.unannounced.delete(kind);
-    try {
-      await this.store.fetched(this.id, kind);
-    } catch (e) {
-      // The list itself was served; at worst its change is announced once more.
-      this.reportError(e);
-    }
+    // The list itself was served; if this fails, at worst its change is announced once more.
+    const saved = this.store.fetched(this.id, kind);
+    this.fireAndForget(saved, `record that the client fetched the ${kind} list`);
+    await saved.catch(() => undefined);
   }
 
   /** A change reached the client live on this instance's GET stream. */
   told(kind: ListKind): void {
     this.unannounced.delete(kind);
-    this.fireAndForget(this.store.told(this.id, kind));
+    this.fireAndForget(this.store.told(this.id, kind), 'record that a list change reached the client');
   }
 
   /** Sends a message to the holder of the session's GET stream. */
@@ -150,15 +148,16 @@ export class SharedSession {
    */
   streamOpened(): void {
     this.holder = this.store.instanceId;
-    this.store.hold(this.id).then((previous) => {
+    const held = this.store.hold(this.id).then((previous) => {
       if (previous !== undefined && previous !== this.store.instanceId) this.send(previous, { type: 'yield', session: this.id });
       this.send(undefined, { type: 'changed', session: this.id });
-    }, this.reportError);
+    });
+    this.fireAndForget(held, 'record which instance holds the GET stream');
   }
 
   streamClosed(): void {
     if (this.holder === this.store.instanceId) this.holder = undefined;
-    this.fireAndForget(this.store.unhold(this.id));
+    this.fireAndForget(this.store.unhold(this.id), 'record that the GET stream closed');
   }
 
   /**
@@ -168,9 +167,9 @@ export class SharedSession {
   end(): Promise<void> {
     if (!this.recorded) return Promise.resolve();
     const ending = this.store.remove(this.id).then(() => {
-      this.fireAndForget(this.store.signal(undefined, { type: 'ended', session: this.id }));
+      this.send(undefined, { type: 'ended', session: this.id });
     });
-    ending.catch(this.reportError);
+    this.fireAndForget(ending, 'remove the ended session');
     return ending;
   }
 
@@ -180,10 +179,15 @@ export class SharedSession {
   }
 
   private send(to: string | undefined, signal: SessionSignal): void {
-    this.fireAndForget(this.store.signal(to, signal));
+    this.fireAndForget(this.store.signal(to, signal), `tell ${to === undefined ? 'every instance' : `instance ${to}`} (${signal.type})`);
   }
 
-  private fireAndForget(p: Promise<unknown>): void {
-    p.catch(this.reportError);
+  /** What nobody waits for fails with the store: reported with what it was for, as the server's error. */
+  private fireAndForget(p: Promise<unknown>, what: string): void {
+    p.catch((cause: unknown) => {
+      const error = new Error(`Shared session ${this.id}: could not ${what}: the shared session store is unavailable`);
+      error.cause = cause;
+      this.reportError(error);
+    });
   }
 }
