@@ -7,5 +7,7 @@
 export { createFetchHandler } from '../transports/http/fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from '../transports/http/fetch.js';
 export type { HttpHandlerOptions } from '../transports/http/options.js';
+export type { ResourceServerOptions, TokenVerifier, IntrospectionOptions } from '../auth/server/options.js';
+export { InvalidTokenError } from '../auth/server/errors.js';
 export { InMemoryEventStore } from '../transports/http/event-store.js';
 export type { EventStore, InMemoryEventStoreOptions } from '../transports/http/event-store.js';

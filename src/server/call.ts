@@ -19,6 +19,7 @@ import type { Asker } from './ask.js';
 import { askForm, askRoots, askSample, askUrl } from './asking.js';
 import type {
   AskOptions,
+  AuthInfo,
   ClientView,
   ElicitAnswer,
   ElicitFormRequest,
@@ -102,6 +103,10 @@ export class Call implements RequestContext {
 
   get signal(): AbortSignal {
     return this.cancel.signal;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.inbound.auth;
   }
 
   private emit(message: JsonRpcMessage): void {

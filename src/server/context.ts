@@ -17,6 +17,7 @@ import type {
   Root,
 } from '../protocol/types.js';
 import type { Parsed, StandardSchema } from './schema/types.js';
+import type { AuthInfo } from './auth-info.js';
 import type { TransportKind } from './transport-seam.js';
 
 export interface AskOptions {
@@ -55,6 +56,8 @@ export interface ElicitUrlRequest {
   _meta?: Meta;
 }
 
+export type { AuthInfo } from './auth-info.js';
+
 export interface ClientView {
   readonly info: Implementation | undefined;
   readonly capabilities: ClientCapabilities;
@@ -81,6 +84,11 @@ export interface RequestContext {
   readonly session: SessionHandle | undefined;
   /** Per-request data set by middleware (`ctx.state` there), e.g. who the caller is. */
   readonly state: Record<string, unknown>;
+  /**
+   * The verified identity behind this request when the transport authenticated it (HTTP with
+   * the `auth` option: the access token's subject, client, scopes); undefined otherwise.
+   */
+  readonly auth: AuthInfo | undefined;
   /** Sends `notifications/progress` when the request carried a progress token; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` when the client's log level lets it through. */

@@ -19,6 +19,7 @@ import { SharedSession } from './legacy/shared-session.js';
 import { handleOf } from './legacy/session-handle.js';
 import { handleModernNotification, handleModernRequest } from './modern/dispatch.js';
 import type { ListenHub } from './modern/listen.js';
+import { scopesOf } from './scopes.js';
 import { Services, type ServerConfig } from './services.js';
 import type { SessionHandle } from './context.js';
 import type { EventStore, SessionSignal } from './session-store.js';
@@ -70,6 +71,10 @@ export class Core implements ServerCore {
 
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined {
     return this.config.registry.tools.get(name)?.headerParams;
+  }
+
+  requiredScopes(method: string, params: unknown): readonly string[] | undefined {
+    return scopesOf(this.config.registry, method, params);
   }
 
   /** A session of this core; message transports (connect.ts) use the whole of it. */
@@ -342,6 +347,9 @@ class BatchInbound implements Inbound {
   }
   get principal(): Inbound['principal'] {
     return this.channel.principal;
+  }
+  get auth(): Inbound['auth'] {
+    return this.channel.auth;
   }
   send(message: JsonRpcMessage): void {
     if ('method' in message || !this.channel.sendBatch) this.channel.send(message);

@@ -27,6 +27,7 @@ export type {
   ElicitUrlRequest,
   ClientView,
   SessionHandle,
+  AuthInfo,
 } from './context.js';
 export type { SessionHooks, SessionOptions } from './session-hooks.js';
 export type { ToolConfig, ToolHandler, ToolReturn, StructuredReturn, ToolErrorResult } from './features/tools.js';

@@ -30,7 +30,7 @@ import type {
   Result,
 } from '../protocol/types.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
-import type { ClientView, SessionHandle } from './context.js';
+import type { AuthInfo, ClientView, SessionHandle } from './context.js';
 import type { TransportKind } from './transport-seam.js';
 
 /** A message's params as they came off the wire. */
@@ -96,6 +96,8 @@ export interface MiddlewareContext<P extends Params = Params> {
   readonly transport: TransportKind;
   /** Who sent it, when the transport authenticated them (`Inbound.principal`). */
   readonly principal: string | undefined;
+  /** The verified identity behind it (`ctx.auth` in handlers), when the transport authenticated it. */
+  readonly auth: AuthInfo | undefined;
   /** Aborts when the request is cancelled or its channel goes away. */
   readonly signal: AbortSignal;
   /**
@@ -196,6 +198,7 @@ export interface ExchangeInit {
   readonly sessionId: string | undefined;
   readonly transport: TransportKind;
   readonly principal: string | undefined;
+  readonly auth?: AuthInfo;
   /** The request's cancellation (its signal is made only when read; `aborted` reads its state without making it). */
   readonly cancel: { readonly signal: AbortSignal; readonly aborted?: boolean };
   /** The legacy session's handle, made when first read; absent on the modern wire. */
@@ -215,6 +218,7 @@ export class Exchange implements MiddlewareContext {
   readonly sessionId: string | undefined;
   readonly transport: TransportKind;
   readonly principal: string | undefined;
+  readonly auth: AuthInfo | undefined;
   readonly state: Record<string, unknown> = {};
   private readonly cancel: ExchangeInit['cancel'];
   private readonly sessionHandle: ExchangeInit['session'];
@@ -231,6 +235,7 @@ export class Exchange implements MiddlewareContext {
     this.sessionId = init.sessionId;
     this.transport = init.transport;
     this.principal = init.principal;
+    this.auth = init.auth;
     this.cancel = init.cancel;
     this.sessionHandle = init.session;
   }

@@ -22,6 +22,7 @@ import type { JsonRpcErrorObject } from '../protocol/errors.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { HeaderParam } from '../protocol/x-mcp-header.js';
+import type { AuthInfo } from './auth-info.js';
 import type { EventStore } from './session-store.js';
 
 /** An `x-mcp-header` annotation on a tool's input property (docs/2026-07-28/server/tools.mdx §x-mcp-header). */
@@ -83,6 +84,8 @@ export interface Inbound {
    * declared clientInfo and capabilities.
    */
   readonly principal?: string;
+  /** The verified identity behind this payload (`ctx.auth`), when the transport authenticated it. */
+  readonly auth?: AuthInfo;
 }
 
 /** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */
@@ -185,6 +188,12 @@ export interface ServerCore {
   readonly eventStore?: EventStore;
   /** The `x-mcp-header` parameters of a tool, or undefined when no such tool exists (HTTP header validation). */
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
+  /**
+   * The scopes a request needs beyond the transport's own (a tool's, prompt's or resource's
+   * `scopes`), so that an authenticating transport can refuse it (HTTP 403 insufficient_scope)
+   * before answering; undefined when it needs none. Optional, for cores written before it.
+   */
+  requiredScopes?(method: string, params: unknown): readonly string[] | undefined;
   /** Ends, gracefully, the listen streams opened through the matching inbound channels (a transport shutting down). */
   endListeners(match: (inbound: Inbound) => boolean): void;
   /** Server name for logs and diagnostics. */

@@ -24,6 +24,10 @@ const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`
 
 /** The entry points src/otel may build on (besides @opentelemetry/api). */
 const OTEL_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 'src/protocol/index.ts']);
+/** The entry points src/auth/server may build on (besides jose and oauth4webapi). */
+const AUTH_SERVER_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts']);
+/** The OAuth and JOSE libraries: only src/auth loads them, and only when authorization is configured. */
+const isOAuthLibrary = (e: Edge) => e.external && (e.to === 'jose' || e.to.startsWith('jose/') || e.to === 'oauth4webapi');
 /** The entry points src/redis may build on (besides `redis`). */
 const REDIS_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts']);
 
@@ -82,6 +86,24 @@ const RULES: readonly Rule[] = [
     applies: (from) => !under('src/redis')(from),
     forbidden: (e) => under('src/redis')(e.to) || e.to === 'redis' || e.to.startsWith('redis/') || e.to.startsWith('@redis/'),
   },
+  {
+    name: 'OAuth libraries reached outside auth',
+    why: 'jose and oauth4webapi are loaded by src/auth only, lazily, so that programs without authorization never load them',
+    applies: (from) => !under('src/auth')(from),
+    forbidden: isOAuthLibrary,
+  },
+  {
+    name: 'auth server imports beyond the public entries',
+    why: 'the resource server is built on the public server and protocol entries, jose and oauth4webapi',
+    applies: under('src/auth/server'),
+    forbidden: (e) => (e.external ? !isOAuthLibrary(e) : !under('src/auth/server')(e.to) && !AUTH_SERVER_MAY_IMPORT.has(e.to)),
+  },
+  {
+    name: 'transports import auth internals',
+    why: 'the HTTP transport reaches the resource server through src/auth/server/index.ts, which loads no OAuth library',
+    applies: under('src/transports'),
+    forbidden: (e) => under('src/auth')(e.to) && e.to !== 'src/auth/server/index.ts',
+  },
 ];
 
 /**
@@ -120,6 +142,18 @@ describe('layering of src/', () => {
   test('every import of src/ can be read and resolved', () => {
     assert.ok(graph.files.length > 50, `found only ${graph.files.length} files under src/`);
     assert.deepEqual(graph.unreadable, []);
+  });
+
+  test('the resource server loads jose and oauth4webapi lazily: their importers are reached only by import()', () => {
+    const eager = new Set(
+      graph.edges.filter((e) => under('src/auth/server')(e.from) && isOAuthLibrary(e) && e.kind !== 'type').map((e) => e.from),
+    );
+    const staticallyReached = graph.edges.filter((e) => eager.has(e.to) && e.kind === 'static' && !eager.has(e.from));
+    assert.deepEqual(
+      staticallyReached.map((e) => `${e.from}:${e.line} → ${e.to}`),
+      [],
+      'a module that imports jose or oauth4webapi is loaded with import() only (src/auth/server/resource-server.ts)',
+    );
   });
 
   test('no layer imports what it must not, and src/ has no import cycle, beyond KNOWN_VIOLATIONS', () => {
@@ -187,12 +221,23 @@ describe('the layering check itself', () => {
       edge('src/redis/a.ts', 'src/server/backplane.ts'),
       edge('src/server/a.ts', 'src/redis/index.ts'),
       edge('src/transports/http/a.ts', 'redis', true),
+      edge('src/auth/server/a.ts', 'jose', true),
+      edge('src/auth/server/a.ts', 'oauth4webapi', true),
+      edge('src/auth/server/a.ts', 'src/server/index.ts'),
+      edge('src/auth/server/a.ts', 'src/server/core.ts'),
+      edge('src/auth/server/a.ts', 'node:crypto', true),
+      edge('src/server/a.ts', 'jose', true),
+      edge('src/transports/http/a.ts', 'src/auth/server/index.ts'),
+      edge('src/transports/http/a.ts', 'src/auth/server/jwt-verifier.ts'),
     ]);
     assert.deepEqual(found, [
+      'OAuth libraries reached outside auth: src/server/a.ts → jose',
       'OpenTelemetry reached outside otel: src/client/a.ts → @opentelemetry/api',
       'OpenTelemetry reached outside otel: src/server/a.ts → src/otel/index.ts',
       'Redis reached outside redis: src/server/a.ts → src/redis/index.ts',
       'Redis reached outside redis: src/transports/http/a.ts → redis',
+      'auth server imports beyond the public entries: src/auth/server/a.ts → node:crypto',
+      'auth server imports beyond the public entries: src/auth/server/a.ts → src/server/core.ts',
       'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
       'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
       'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',
@@ -205,6 +250,7 @@ describe('the layering check itself', () => {
       'redis imports beyond the public entries: src/redis/a.ts → @redis/client',
       'redis imports beyond the public entries: src/redis/a.ts → src/client/index.ts',
       'redis imports beyond the public entries: src/redis/a.ts → src/server/backplane.ts',
+      'transports import auth internals: src/transports/http/a.ts → src/auth/server/jwt-verifier.ts',
       'transports import server internals: src/transports/http/a.ts → src/server/server.ts',
     ]);
   });

@@ -28,6 +28,12 @@ export interface PromptConfig<A extends PromptArguments | undefined = PromptArgu
   complete?: Record<string, Completer>;
   icons?: Icon[];
   _meta?: Meta;
+  /**
+   * OAuth scopes a caller needs for this prompt (`prompts/get`), on top of the HTTP resource server's own
+   * (`janus-mcp/http` option `auth`): a token without them gets 403 `insufficient_scope`
+   * naming them. Ignored where the transport authenticates nobody (stdio, HTTP without `auth`).
+   */
+  scopes?: string[];
 }
 
 /**

@@ -25,6 +25,12 @@ export interface ResourceConfig {
   _meta?: Meta;
   /** Cache hint for `resources/read` of this resource on the modern wire. */
   cache?: CacheHint;
+  /**
+   * OAuth scopes a caller needs for this resource or template (`resources/read`, `resources/subscribe`), on top of the HTTP resource server's own
+   * (`janus-mcp/http` option `auth`): a token without them gets 403 `insufficient_scope`
+   * naming them. Ignored where the transport authenticates nobody (stdio, HTTP without `auth`).
+   */
+  scopes?: string[];
 }
 
 export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;

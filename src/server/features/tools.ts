@@ -57,6 +57,12 @@ export interface ToolConfig<
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Meta;
+  /**
+   * OAuth scopes a caller needs for this tool (`tools/call`), on top of the HTTP resource server's own
+   * (`janus-mcp/http` option `auth`): a token without them gets 403 `insufficient_scope`
+   * naming them. Ignored where the transport authenticates nobody (stdio, HTTP without `auth`).
+   */
+  scopes?: string[];
 }
 
 /**

@@ -291,6 +291,7 @@ function exchange(
     sessionId: session.id,
     transport: inbound.transport,
     principal: inbound.principal,
+    auth: inbound.auth,
     cancel,
     session: () => (session.initialized ? handleOf(session) : undefined),
   });

@@ -235,6 +235,7 @@ function exchange(
     sessionId: undefined,
     transport: inbound.transport,
     principal: inbound.principal,
+    auth: inbound.auth,
     cancel,
   });
 }

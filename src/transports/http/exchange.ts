@@ -3,6 +3,7 @@
  * req/res in node.ts, web `Request`/`Response` in fetch.ts). One object per HTTP request;
  * methods instead of callbacks so the Node adapter needs no per-request closures.
  */
+import type { AuthInfo } from '../../server/index.js';
 
 export type HeaderMap = Record<string, string>;
 
@@ -48,8 +49,12 @@ export interface HttpExchange {
   readonly clientAddress: string | undefined;
   /** The local port when the socket is bound to a loopback address (DNS-rebinding defaults). */
   readonly loopbackPort: number | undefined;
+  /** Whether the request came over TLS (the scheme of the URL it reached, for the derived OAuth resource URL). */
+  readonly secure: boolean;
   /** Set by the handler: who to tell when the client disconnects. */
   listener: DisconnectListener | undefined;
+  /** Set by the handler when the `auth` option verified the request's access token. */
+  auth: AuthInfo | undefined;
   /** False once the response was ended or the client went away. */
   readonly open: boolean;
 

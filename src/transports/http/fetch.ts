@@ -3,7 +3,7 @@
  * Workers and anything else with the Fetch API. Web APIs only, here and in every import.
  */
 import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
-import type { Server, ServerCore } from '../../server/index.js';
+import type { AuthInfo, Server, ServerCore } from '../../server/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
@@ -26,6 +26,7 @@ class FetchExchange implements HttpExchange {
   readonly clientAddress: string | undefined;
   readonly response: Promise<Response>;
   listener: DisconnectListener | undefined;
+  auth: AuthInfo | undefined = undefined;
   readonly #request: Request;
   readonly #url: URL;
   /** The body reader while `readBody` runs, so that `expireBody` can cancel it. */
@@ -38,6 +39,10 @@ class FetchExchange implements HttpExchange {
 
   get publicPathname(): string {
     return this.pathname;
+  }
+
+  get secure(): boolean {
+    return this.#url.protocol === 'https:';
   }
 
   constructor(request: Request, url: URL, clientAddress: string | undefined) {

@@ -42,6 +42,22 @@ function loopbackHostAllowed(host: string, port: number | undefined): boolean {
  * must be one of `allowedOrigins`, or without that list an http(s) origin on an allowed host.
  */
 export function guardHostAndOrigin(ex: HttpExchange, o: ResolvedOptions): boolean {
+  if (guardHost(ex, o)) return true;
+  if (o.dnsRebindingProtection === false) return false;
+  const origin = ex.header('origin');
+  if (origin === undefined) return false;
+  if (!originAllowed(origin, o)) {
+    replyError(ex, 403, `Forbidden: Origin '${origin}' not allowed`);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The Host half of `guardHostAndOrigin`, alone for public documents any web page may read
+ * (the OAuth protected resource metadata, served with CORS).
+ */
+export function guardHost(ex: HttpExchange, o: ResolvedOptions): boolean {
   if (o.dnsRebindingProtection === false) return false;
   const host = ex.header('host');
   const hostOk =
@@ -51,12 +67,6 @@ export function guardHostAndOrigin(ex: HttpExchange, o: ResolvedOptions): boolea
     const fix =
       o.allowedHosts === undefined ? ': only localhost, 127.0.0.1 and [::1] are allowed until allowedHosts names this server' : '';
     replyError(ex, 403, `Forbidden: Host header ${which}${fix}`);
-    return true;
-  }
-  const origin = ex.header('origin');
-  if (origin === undefined) return false;
-  if (!originAllowed(origin, o)) {
-    replyError(ex, 403, `Forbidden: Origin '${origin}' not allowed`);
     return true;
   }
   return false;

@@ -20,6 +20,7 @@ import { LegacySseEndpoint } from './legacy-sse.js';
 import { warn, type ResolvedOptions } from './options.js';
 import { EXPECT_BATCH, EXPECT_NONE, PostResponder, primes, type Expect, type ResponderHost } from './responder.js';
 import { clientKey, mintSessionId, SessionRegistry, StreamableSession } from './sessions.js';
+import { principalOf, Protection } from './protection.js';
 import { OpenStreams, SSE_HEADERS, messageEvent } from './sse.js';
 import { replyEmpty, replyError } from './status.js';
 
@@ -66,6 +67,8 @@ export class HttpHandler implements ResponderHost {
   readonly sessions: SessionRegistry;
   readonly #legacySse: LegacySseEndpoint | undefined;
   readonly #deadlines: BodyDeadlines;
+  /** The OAuth resource server, with the `auth` option. */
+  readonly #protection: Protection | undefined;
   /** Cluster: sessions being loaded from the shared store, so two requests for one make one record. */
   readonly #adopting = new Map<string, Promise<StreamableSession | undefined>>();
   readonly #sessionOptions: { readonly idleMs: number; readonly instanceId?: string; readonly sharedStore: boolean };
@@ -74,6 +77,7 @@ export class HttpHandler implements ResponderHost {
     this.core = core;
     this.options = options;
     this.#deadlines = new BodyDeadlines(options.bodyTimeoutMs);
+    this.#protection = options.auth === undefined ? undefined : new Protection(core, options);
     if (options.dnsRebindingProtection === false) {
       warn(
         core,
@@ -99,13 +103,16 @@ export class HttpHandler implements ResponderHost {
 
   /** Whether this handler serves that path. */
   matches(pathname: string): boolean {
-    return this.options.path === false || pathname === this.options.path;
+    return this.options.path === false || pathname === this.options.path || this.#protection?.servesMetadata(pathname) === true;
   }
 
   /** Handles one exchange; never rejects. Resolves once the core is done with it. */
   async handle(ex: HttpExchange): Promise<void> {
     try {
+      if (this.#protection?.servesMetadata(ex.pathname)) return this.#protection.metadata(ex);
       if (guardHostAndOrigin(ex, this.options)) return;
+      // Every request carries the token (authorization.mdx §Token Requirements), whatever its era or method.
+      if (this.#protection !== undefined && !(await this.#protection.admit(ex))) return;
       switch (ex.method) {
         case 'POST':
           return await this.#post(ex);
@@ -147,6 +154,7 @@ export class HttpHandler implements ResponderHost {
     }
     const payload = await this.#readJson(ex);
     if (payload === NO_BODY) return;
+    if (this.#protection?.refusesScopes(ex, payload)) return;
     if (sseSessionId !== null) {
       this.#legacySse!.post(ex, sseSessionId, payload);
       return;
@@ -228,6 +236,7 @@ export class HttpHandler implements ResponderHost {
       return;
     }
     const record = new StreamableSession(mintSessionId(), client, this.options.eventStore, this.streams, this, this.#sessionOptions);
+    record.principal = principalOf(ex.auth);
     record.session = this.core.openSession(record);
     this.sessions.add(record); // counted from now on; found by id once initialize succeeded (responder.ts)
     await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record, true), payload);
@@ -276,12 +285,25 @@ export class HttpHandler implements ResponderHost {
       }
     }
     if (!ex.open) return undefined;
-    if (record === undefined || record.closed) {
+    if (record === undefined || record.closed || !this.#sameCaller(record, ex)) {
       replyError(ex, 404, 'Session not found', ErrorCode.InvalidRequest, id);
       return undefined;
     }
     record.lastSeen = Date.now();
     return record;
+  }
+
+  /**
+   * With the `auth` option a session belongs to whoever opened it: another caller's token gets
+   * 404, as if it did not exist (2025-11-25 security best practices §Session Hijacking). A
+   * session another instance opened is bound here to its first caller (its shared record does
+   * not carry the principal).
+   */
+  #sameCaller(record: StreamableSession, ex: HttpExchange): boolean {
+    if (this.#protection === undefined) return true;
+    const caller = principalOf(ex.auth);
+    record.principal ??= caller;
+    return record.principal === caller;
   }
 
   /** Cluster: serves here a session another instance opened; undefined when no instance knows it. */

@@ -11,5 +11,7 @@ export type { ServeHttpOptions, HttpServerHandle } from './serve-http.js';
 export { createFetchHandler } from './fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from './fetch.js';
 export type { HttpHandlerOptions } from './options.js';
+export type { ResourceServerOptions, TokenVerifier, IntrospectionOptions } from '../../auth/server/index.js';
+export { InvalidTokenError } from '../../auth/server/index.js';
 export { InMemoryEventStore } from './event-store.js';
 export type { EventStore, InMemoryEventStoreOptions } from './event-store.js';

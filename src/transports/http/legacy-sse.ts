@@ -5,9 +5,10 @@
  * the server says goes down the stream. The stream's end is the session's end. Runtime-neutral.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { Inbound, LegacySession, ServerCore, SessionHost } from '../../server/index.js';
+import type { AuthInfo, Inbound, LegacySession, ServerCore, SessionHost } from '../../server/index.js';
 import type { DisconnectListener, HttpExchange } from './exchange.js';
 import { clientKey, mintSessionId, type SessionEntry, type SessionRegistry } from './sessions.js';
+import { principalOf } from './protection.js';
 import { endpointEvent, messageEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
 import { replyError } from './status.js';
 
@@ -19,6 +20,8 @@ export class SseSession implements SessionEntry, SessionHost, Inbound, Disconnec
   readonly client: string | undefined;
   lastSeen = Date.now();
   session!: LegacySession;
+  /** With the `auth` option: who opened the stream; only their POSTs are taken. */
+  principal: string | undefined;
   readonly #ex: HttpExchange;
   readonly #streams: OpenStreams;
   readonly #registry: SessionRegistry;
@@ -90,6 +93,7 @@ export class LegacySseEndpoint {
       return;
     }
     const s = new SseSession(mintSessionId(), client, ex, this.#streams, this.#sessions);
+    s.principal = principalOf(ex.auth);
     s.session = this.#core.openSession(s);
     this.#sessions.add(s);
     ex.listener = s;
@@ -101,12 +105,37 @@ export class LegacySseEndpoint {
   /** POST for an existing stream: 202 now, the answer goes down the stream. */
   post(ex: HttpExchange, sessionId: string, payload: unknown): void {
     const s = this.#sessions.get(sessionId, 'sse');
-    if (!(s instanceof SseSession)) {
+    // With the `auth` option, another caller's POST finds no session (session hijacking).
+    if (!(s instanceof SseSession) || s.principal !== principalOf(ex.auth)) {
       replyError(ex, 404, 'Session not found');
       return;
     }
     s.lastSeen = Date.now();
     ex.respond(202, {});
-    this.#core.handle(payload, s).catch((e: unknown) => this.#core.reportError(e));
+    const inbound = ex.auth === undefined ? s : new AuthorizedPost(s, ex.auth);
+    this.#core.handle(payload, inbound).catch((e: unknown) => this.#core.reportError(e));
+  }
+}
+
+/** One POST on an HTTP+SSE session, carrying its own verified identity (`ctx.auth`); the rest is the session's. */
+class AuthorizedPost implements Inbound {
+  readonly transport = 'sse';
+  readonly #s: SseSession;
+  readonly auth: AuthInfo;
+  constructor(s: SseSession, auth: AuthInfo) {
+    this.#s = s;
+    this.auth = auth;
+  }
+  get principal(): string | undefined {
+    return principalOf(this.auth);
+  }
+  get signal(): AbortSignal {
+    return this.#s.signal;
+  }
+  get session(): LegacySession {
+    return this.#s.session;
+  }
+  send(message: JsonRpcMessage): void {
+    this.#s.send(message);
   }
 }

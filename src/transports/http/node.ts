@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
-import type { Server, ServerCore } from '../../server/index.js';
+import type { AuthInfo, Server, ServerCore } from '../../server/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
@@ -64,6 +64,7 @@ class NodeExchange implements HttpExchange {
   readonly #req: Tagged<IncomingMessage>;
   readonly #res: Tagged<ServerResponse>;
   listener: DisconnectListener | undefined;
+  auth: AuthInfo | undefined = undefined;
   #ended = false;
   #gone = false;
   // body reading state
@@ -108,6 +109,10 @@ class NodeExchange implements HttpExchange {
 
   get loopbackPort(): number | undefined {
     return loopbackPortOf(this.#req);
+  }
+
+  get secure(): boolean {
+    return (this.#req.socket as { encrypted?: boolean }).encrypted === true;
   }
 
   /** `clientAddress(req)` when given; else the socket's peer, except loopback peers (this machine, or a local proxy speaking for everyone). */

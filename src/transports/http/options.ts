@@ -1,4 +1,5 @@
 /** Options of the HTTP handlers, and their defaults in one place. Runtime-neutral. */
+import type { ResourceServerOptions } from '../../auth/server/index.js';
 import { InMemoryEventStore, type EventStore } from './event-store.js';
 
 export interface HttpHandlerOptions {
@@ -63,6 +64,13 @@ export interface HttpHandlerOptions {
   sse?: 'lazy' | 'always';
   /** SSE comment keep-alive interval for open streams; 0 disables. Default 15 000 ms. */
   keepAliveMs?: number;
+  /**
+   * Protects the endpoint with OAuth 2.1 (MCP authorization): every request needs an access
+   * token from `issuer`, issued for this server (its audience), with `scopes`; the protected
+   * resource metadata (RFC 9728) is served at the well-known paths; handlers see the verified
+   * identity as `ctx.auth`. docs/authorization.md. Default: no authorization.
+   */
+  auth?: ResourceServerOptions;
 }
 
 export interface ResolvedOptions {
@@ -82,6 +90,7 @@ export interface ResolvedOptions {
   readonly legacySse: boolean;
   readonly sseAlways: boolean;
   readonly keepAliveMs: number;
+  readonly auth: ResourceServerOptions | undefined;
 }
 
 const lower = (list: string[] | undefined): ReadonlySet<string> | undefined =>
@@ -105,6 +114,7 @@ export function resolveOptions(o: HttpHandlerOptions = {}, core?: { readonly eve
     legacySse: o.legacySse ?? true,
     sseAlways: o.sse === 'always',
     keepAliveMs: o.keepAliveMs ?? 15_000,
+    auth: o.auth,
   };
 }
 

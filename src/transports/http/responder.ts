@@ -16,11 +16,12 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import type { Inbound, LegacySession } from '../../server/index.js';
+import type { AuthInfo, Inbound, LegacySession } from '../../server/index.js';
 import { SseChannel } from './channel.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
 import type { Accepts } from './guards.js';
 import type { ResolvedOptions } from './options.js';
+import { principalOf } from './protection.js';
 import type { SessionRegistry, StreamableSession } from './sessions.js';
 import type { OpenStreams } from './sse.js';
 import { JSON_HEADERS, statusForError, type Wire } from './status.js';
@@ -87,6 +88,16 @@ export class PostResponder implements Inbound, DisconnectListener {
 
   get session(): LegacySession | undefined {
     return this.#record?.session;
+  }
+
+  /** The verified identity of this POST (`ctx.auth`), with the `auth` option. */
+  get auth(): AuthInfo | undefined {
+    return this.#ex.auth;
+  }
+
+  /** Whom MRTR states are bound to: the token's subject. */
+  get principal(): string | undefined {
+    return principalOf(this.#ex.auth);
   }
 
   /** The core dispatches by the wire this POST was classified on, not by the body alone. */

@@ -69,6 +69,8 @@ export class StreamableSession implements SessionEntry, SessionHost {
   lastSeen = Date.now();
   /** True until `initialize` succeeded (responder.ts); the session holds its place in the registry meanwhile. */
   opening = true;
+  /** With the `auth` option: who opened the session; nobody else may use it (session hijacking). */
+  principal: string | undefined;
   /** Set right after `core.openSession(this)`. */
   session!: LegacySession;
   /** The standalone GET stream (stream id `<session>.0`): unsolicited messages. */
