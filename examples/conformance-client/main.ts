@@ -3,7 +3,7 @@
  * scenario and protocol version in MCP_CONFORMANCE_SCENARIO / MCP_CONFORMANCE_PROTOCOL_VERSION
  * and scenario data in MCP_CONFORMANCE_CONTEXT (shared/conformance/README.md).
  */
-import { connect, type Client, type ConnectOptions } from '../../src/client/index.js';
+import { connect, headlessRedirect, type Client, type ConnectOptions, type OAuthClientOptions } from '../../src/client/index.js';
 import type { ProtocolVersion } from '../../src/protocol/index.js';
 
 const url = process.argv[2];
@@ -65,12 +65,35 @@ const scenarios: Record<string, Step> = {
   },
 };
 
+/** The auth scenarios' mock server offers one tool, `test-tool`: list it, then call it (a call may need a wider scope). */
+const authorized: Step = async (c) => {
+  await c.listTools();
+  await c.callTool('test-tool', {});
+};
+
+/**
+ * OAuth for every scenario (a server that never answers 401 never starts it): headless (the
+ * mock authorization endpoint redirects at once), pre-registered credentials when the scenario
+ * gives them, and the Client ID Metadata Document URL the referee expects.
+ */
+function oauth(): OAuthClientOptions {
+  const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
+  const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+  return {
+    redirectUri: 'http://localhost:3000/callback',
+    redirect: headlessRedirect(),
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+    clientName: 'janus-conformance-client',
+    ...(clientId ? { client: { clientId, clientSecret, issuer: typeof context.issuer === 'string' ? context.issuer : undefined } } : {}),
+  };
+}
+
 async function main(): Promise<number> {
   if (!url) {
     console.error('usage: fixture:client URL');
     return 2;
   }
-  const step = scenarios[scenario] ?? (async (c: Client) => void (await c.listTools()));
+  const step = scenarios[scenario] ?? (scenario.startsWith('auth/') ? authorized : async (c: Client) => void (await c.listTools()));
   const options: ConnectOptions = {
     clientInfo: { name: 'janus-conformance-client', version: '0.1.0' },
     protocolVersion: version,
@@ -83,6 +106,7 @@ async function main(): Promise<number> {
     }),
     onRoots: () => [{ uri: 'file:///conformance/root', name: 'Conformance Root' }],
     onWarning: (m: string) => console.error(m),
+    auth: oauth(),
   } as ConnectOptions;
   const client = await connect(url, options);
   try {

@@ -48,13 +48,31 @@ const DEFAULT_FIXTURE = path.join(ROOT, 'dist/examples/everything/main.js');
 const SETS = ['2025-11-25', '2026-07-28'];
 const READY_TIMEOUT_MS = 15_000;
 
+// The authorization extensions' client scenarios (not scored; the official SDK fails three).
+const AUTH_EXTENSIONS = [
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/enterprise-managed-authorization',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+];
+
 // Not-scored scenarios this project nevertheless requires, per leg and set.
 const EXTRA = {
   server: {
     '2025-11-25': ['json-schema-2020-12', 'server-sse-polling', 'server-session-lifecycle'],
     '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
   },
-  client: { '2025-11-25': ['json-schema-2020-12-preservation'], '2026-07-28': ['json-schema-2020-12-preservation'] },
+  client: {
+    '2025-11-25': [
+      'json-schema-2020-12-preservation',
+      'auth/2025-03-26-oauth-metadata-backcompat',
+      'auth/2025-03-26-oauth-endpoint-fallback',
+      ...AUTH_EXTENSIONS,
+    ],
+    '2026-07-28': ['json-schema-2020-12-preservation', ...AUTH_EXTENSIONS],
+  },
 };
 
 // ---------------------------------------------------------------------------

@@ -17,3 +17,24 @@ export type { ClientChannel, ChannelHandlers, SendOptions } from './channel.js';
 export { ChannelError } from './channel.js';
 export { ProcessChannelError } from './channels/process-error.js';
 export { McpError, JanusError, ErrorCode } from '../protocol/errors.js';
+export {
+  OAuthClient,
+  headlessRedirect,
+  loopbackLogin,
+  InMemoryTokenStore,
+  FileTokenStore,
+  tokenStoreKey,
+  parseBearerChallenge,
+  type BearerChallenge,
+  type HeadlessRedirectOptions,
+  type LoopbackLogin,
+  type LoopbackLoginOptions,
+  type OAuthClientOptions,
+  type OAuthProvider,
+  type PreRegisteredClient,
+  type RedirectHandler,
+  type RegisteredClient,
+  type StoredAuthorization,
+  type StoredTokens,
+  type TokenStore,
+} from '../auth/client/index.js';

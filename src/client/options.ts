@@ -13,6 +13,7 @@ import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transports/transport.js';
 import type { ClientChannel } from './channel.js';
 import type { ClientMiddleware } from './middleware.js';
+import type { OAuthClientOptions, OAuthProvider } from '../auth/client/index.js';
 
 /** A stdio server to start as a child process (Node only). */
 export interface SpawnOptions {
@@ -112,6 +113,13 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   /** The fetch implementation for HTTP (default: global fetch). */
   fetch?: typeof fetch;
+  /**
+   * OAuth authorization for HTTP servers (both eras, both HTTP transports): options for a new
+   * `OAuthClient`, or an `OAuthClient` (or other provider) to share tokens and registrations
+   * across connections. A 401 runs the flow (discovery, registration, authorization code with
+   * PKCE) and the request is sent again with the token; refusals are JanusError 'AUTH'.
+   */
+  auth?: OAuthClientOptions | OAuthProvider;
   /** Things worth a log line that are not errors (e.g. a tool dropped for invalid `x-mcp-header` annotations). Default: stderr. */
   onWarning?: (message: string) => void;
   /**

@@ -55,7 +55,9 @@ export type JanusErrorCode =
   | 'ABORTED'
   | 'CONNECTION'
   | 'ERA_DETECTION'
-  | 'PROTOCOL';
+  | 'PROTOCOL'
+  /** Authorization (OAuth) could not be obtained or was refused: discovery, registration, the authorization response, the token endpoint. */
+  | 'AUTH';
 
 /** An error that never goes on the wire: bad configuration, closed transports, timeouts. */
 export class JanusError extends Error {

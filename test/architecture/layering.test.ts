@@ -26,6 +26,8 @@ const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`
 const OTEL_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 'src/protocol/index.ts']);
 /** The entry points src/auth/server may build on (besides jose and oauth4webapi). */
 const AUTH_SERVER_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts']);
+/** The entry points src/auth/client may build on (besides jose and oauth4webapi). */
+const AUTH_CLIENT_MAY_IMPORT = new Set(['src/protocol/index.ts']);
 /** The OAuth and JOSE libraries: only src/auth loads them, and only when authorization is configured. */
 const isOAuthLibrary = (e: Edge) => e.external && (e.to === 'jose' || e.to.startsWith('jose/') || e.to === 'oauth4webapi');
 /** The entry points src/redis may build on (besides `redis`). */
@@ -99,6 +101,21 @@ const RULES: readonly Rule[] = [
     forbidden: (e) => (e.external ? !isOAuthLibrary(e) : !under('src/auth/server')(e.to) && !AUTH_SERVER_MAY_IMPORT.has(e.to)),
   },
   {
+    name: 'auth client imports beyond the public entries',
+    why: 'the OAuth client is a fetch wrapper built on the protocol entry, jose and oauth4webapi (node: modules by import() only: janus-mcp/client runs beyond Node); the client reaches it, not the reverse',
+    applies: under('src/auth/client'),
+    forbidden: (e) =>
+      e.external
+        ? !isOAuthLibrary(e) && !(e.to.startsWith('node:') && e.kind === 'dynamic')
+        : !under('src/auth/client')(e.to) && !AUTH_CLIENT_MAY_IMPORT.has(e.to),
+  },
+  {
+    name: 'client imports auth internals',
+    why: 'the client reaches the OAuth client through src/auth/client/index.ts, which loads no OAuth library',
+    applies: under('src/client'),
+    forbidden: (e) => under('src/auth')(e.to) && e.to !== 'src/auth/client/index.ts',
+  },
+  {
     name: 'transports import auth internals',
     why: 'the HTTP transport reaches the resource server through src/auth/server/index.ts, which loads no OAuth library',
     applies: under('src/transports'),
@@ -153,6 +170,28 @@ describe('layering of src/', () => {
       staticallyReached.map((e) => `${e.from}:${e.line} → ${e.to}`),
       [],
       'a module that imports jose or oauth4webapi is loaded with import() only (src/auth/server/resource-server.ts)',
+    );
+  });
+
+  test('the OAuth client loads jose and oauth4webapi lazily: their importers are reached only by import()', () => {
+    const clientSide = (e: Edge) => under('src/auth/client')(e.from) || under('src/client')(e.from);
+    const eager = new Set(
+      graph.edges.filter((e) => under('src/auth/client')(e.from) && isOAuthLibrary(e) && e.kind !== 'type').map((e) => e.from),
+    );
+    // Everything a static import chain from a loaded module reaches is loaded with it.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const e of graph.edges) {
+        if (e.kind === 'static' && clientSide(e) && eager.has(e.to) && !eager.has(e.from)) {
+          eager.add(e.from);
+          grew = true;
+        }
+      }
+    }
+    assert.deepEqual(
+      [...eager].filter((f) => f === 'src/auth/client/index.ts' || under('src/client')(f)),
+      [],
+      'src/auth/client/index.ts and src/client load no OAuth library statically: the flow (src/auth/client/flow.ts) is loaded with import() on the first challenge',
     );
   });
 
@@ -229,6 +268,13 @@ describe('the layering check itself', () => {
       edge('src/server/a.ts', 'jose', true),
       edge('src/transports/http/a.ts', 'src/auth/server/index.ts'),
       edge('src/transports/http/a.ts', 'src/auth/server/jwt-verifier.ts'),
+      edge('src/auth/client/a.ts', 'oauth4webapi', true),
+      edge('src/auth/client/a.ts', 'src/protocol/index.ts'),
+      edge('src/auth/client/a.ts', 'src/client/index.ts'),
+      edge('src/auth/client/a.ts', 'node:http', true),
+      { ...edge('src/auth/client/b.ts', 'node:http', true), kind: 'dynamic' },
+      edge('src/client/a.ts', 'src/auth/client/index.ts'),
+      edge('src/client/a.ts', 'src/auth/client/flow.ts'),
     ]);
     assert.deepEqual(found, [
       'OAuth libraries reached outside auth: src/server/a.ts → jose',
@@ -236,8 +282,11 @@ describe('the layering check itself', () => {
       'OpenTelemetry reached outside otel: src/server/a.ts → src/otel/index.ts',
       'Redis reached outside redis: src/server/a.ts → src/redis/index.ts',
       'Redis reached outside redis: src/transports/http/a.ts → redis',
+      'auth client imports beyond the public entries: src/auth/client/a.ts → node:http',
+      'auth client imports beyond the public entries: src/auth/client/a.ts → src/client/index.ts',
       'auth server imports beyond the public entries: src/auth/server/a.ts → node:crypto',
       'auth server imports beyond the public entries: src/auth/server/a.ts → src/server/core.ts',
+      'client imports auth internals: src/client/a.ts → src/auth/client/flow.ts',
       'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
       'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
       'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',

@@ -8,6 +8,7 @@
  */
 import type { JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PendingCall } from '../../jsonrpc/pending.js';
+import { JanusError } from '../../protocol/errors.js';
 import { ChannelError } from '../channel.js';
 import { tooLarge } from '../limits.js';
 import { discard, mediaType, pumpEvents, sleep, statusError } from './http-common.js';
@@ -99,7 +100,7 @@ export async function readRequestStream(
         r = await host.get(session, parser.lastEventId, op.signal, `resuming ${method}`, extra);
       } catch (e) {
         if (op.settled) return;
-        if (e instanceof ChannelError) throw e; // a redirect not followed: trying again changes nothing
+        if (e instanceof ChannelError || e instanceof JanusError) throw e; // a redirect not followed, an authorization refused: trying again changes nothing
         last = e;
         continue;
       }
@@ -143,7 +144,7 @@ export async function listenStandalone(host: StreamHost, controller: AbortContro
       res = await host.get(session, parser.lastEventId, controller.signal, 'GET (the standalone stream)');
     } catch (e) {
       if (controller.signal.aborted) return;
-      if (e instanceof ChannelError) return host.warn(e.message); // a redirect not followed: trying again changes nothing
+      if (e instanceof ChannelError || e instanceof JanusError) return host.warn(e.message); // a redirect not followed, an authorization refused: trying again changes nothing
       failures++;
       continue;
     }

@@ -12,6 +12,7 @@
  * reply and an SSE event are read up to `maxMessageBytes`; redirects are followed within the
  * origin only (redirect.ts).
  */
+import { JanusError } from '../../protocol/errors.js';
 import { META } from '../../protocol/meta.js';
 import {
   isResponse,
@@ -137,7 +138,9 @@ export class HttpChannel implements ClientChannel {
     if (this.pending.has(request.id)) return Promise.reject(new ChannelError(`request id ${String(request.id)} is already in flight`));
     const op = this.pending.start({ id: request.id, method: request.method, signal: options.signal }, (call) =>
       this.post(request, options, call).catch((e: unknown) => {
-        throw e instanceof ChannelError ? e : new ChannelError(`${request.method}: ${describe(e)}`, undefined, undefined, { cause: e });
+        throw e instanceof ChannelError || e instanceof JanusError
+          ? e
+          : new ChannelError(`${request.method}: ${describe(e)}`, undefined, undefined, { cause: e });
       }),
     );
     return op.promise;
@@ -165,7 +168,8 @@ export class HttpChannel implements ClientChannel {
           `POST ${what}`,
         );
       } catch (e) {
-        if (e instanceof ChannelError) throw e;
+        // ChannelError: a redirect not followed; JanusError: the OAuth client's refusal (auth option).
+        if (e instanceof ChannelError || e instanceof JanusError) throw e;
         if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
         if (options.signal?.aborted) throw abortError(what, options.signal);
         throw fetchError(`POST ${what}`, this.url, e);
@@ -300,7 +304,7 @@ export class HttpChannel implements ClientChannel {
       res = await this.fetchFn(this.url, init);
       if (isRedirect(res)) res = await followRedirects(this.fetchFn, this.url, init, res, `POST ${request.method}`);
     } catch (e) {
-      if (e instanceof ChannelError) throw e;
+      if (e instanceof ChannelError || e instanceof JanusError) throw e;
       throw fetchError(`POST ${request.method}`, this.url, e);
     }
     if (op.settled) return discard(res);

@@ -15,6 +15,7 @@ import {
   type JsonRpcResponse,
 } from '../../protocol/jsonrpc.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
+import { JanusError } from '../../protocol/errors.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLarge } from '../limits.js';
 import {
@@ -87,7 +88,8 @@ export class LegacySseChannel implements ClientChannel {
     try {
       res = await this.fetch(this.url, { method: 'GET', headers, signal: this.stream.signal }, what);
     } catch (e) {
-      if (e instanceof ChannelError) throw e;
+      // ChannelError: a redirect not followed; JanusError: the OAuth client's refusal (auth option).
+      if (e instanceof ChannelError || e instanceof JanusError) throw e;
       throw fetchError(what, this.url, e);
     }
     if (!res.ok) throw await statusError(`GET ${this.url.href}`, res, this.maxBytes);
@@ -219,7 +221,7 @@ export class LegacySseChannel implements ClientChannel {
           `POST ${what}`,
         );
       } catch (e) {
-        if (e instanceof ChannelError) throw e;
+        if (e instanceof ChannelError || e instanceof JanusError) throw e;
         if (this.closed) throw new ChannelError('connection closed', undefined, undefined, { cause: e });
         if (signal?.aborted) throw abortError(what, signal);
         if (controller.signal.aborted) return undefined;
