@@ -79,7 +79,39 @@ const authorized: Step = async (c) => {
 function oauth(): OAuthClientOptions {
   const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
   const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+  const text = (name: string) => String(context[name] ?? '');
+  // The authorization extensions' scenarios: the grant is the application's choice, here by scenario.
+  switch (scenario) {
+    case 'auth/client-credentials-basic':
+      return { grant: { type: 'client_credentials', clientId: text('client_id'), clientSecret: text('client_secret') } };
+    case 'auth/client-credentials-jwt':
+      return {
+        grant: {
+          type: 'client_credentials',
+          clientId: text('client_id'),
+          privateKey: text('private_key_pem'),
+          signingAlgorithm: text('signing_algorithm') || 'ES256',
+        },
+      };
+    case 'auth/wif-jwt-bearer':
+      return { grant: { type: 'jwt_bearer', clientId: text('client_id'), assertion: text('valid_jwt') } };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        grant: {
+          type: 'enterprise_managed',
+          clientId: text('client_id'),
+          clientSecret: text('client_secret'),
+          idp: {
+            tokenEndpoint: text('idp_token_endpoint'),
+            issuer: text('idp_issuer'),
+            clientId: text('idp_client_id'),
+            idToken: text('idp_id_token'),
+          },
+        },
+      };
+  }
   return {
+    ...(scenario === 'auth/dpop' || scenario === 'auth/dpop-nonce' ? { dpop: true } : {}),
     redirectUri: 'http://localhost:3000/callback',
     redirect: headlessRedirect(),
     clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',

@@ -33,7 +33,11 @@ export interface AuthorizationServer {
   stop(): Promise<void>;
 }
 
-export async function startAuthorizationServer(): Promise<AuthorizationServer> {
+/**
+ * `clients`: more oidc-provider client records (e.g. one authenticating with private_key_jwt);
+ * `dpopNonce`: every DPoP proof at the token endpoint must carry a nonce it issued (RFC 9449 §8).
+ */
+export async function startAuthorizationServer(opts: { clients?: object[]; dpopNonce?: boolean } = {}): Promise<AuthorizationServer> {
   let handler: ((req: never, res: never) => void) | undefined;
   const http: NodeHttpServer = createServer((req, res) => handler!(req as never, res as never));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -59,10 +63,14 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
         scope: SCOPES.join(' '),
       })),
       { client_id: RS_CLIENT.id, client_secret: RS_CLIENT.secret, grant_types: [], redirect_uris: [], response_types: [] },
+      ...(opts.clients ?? []),
     ],
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      ...(opts.dpopNonce
+        ? { dPoP: { enabled: true, nonceSecret: crypto.getRandomValues(Buffer.alloc(32)), requireNonce: () => true } }
+        : {}),
       // The resource server's client may introspect every token (the default policy asks to be replaced).
       introspection: { enabled: true, allowedPolicy: () => true },
       resourceIndicators: {

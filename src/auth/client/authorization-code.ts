@@ -7,6 +7,7 @@ import * as oauth from 'oauth4webapi';
 import { authError } from './errors.js';
 import type { OAuthHttp } from './http.js';
 import type { RedirectHandler } from './options.js';
+import { withDPoPNonce } from './dpop-nonce.js';
 import { clientAuthentication } from './registration.js';
 import type { RegisteredClient } from './token-store.js';
 
@@ -21,6 +22,8 @@ export interface CodeGrantRequest {
   scopes: string[] | undefined;
   redirectUri: string;
   redirect: RedirectHandler;
+  /** DPoP proofs on the token request (RFC 9449 §5), when configured. */
+  dpop?: oauth.DPoPHandle;
 }
 
 export async function authorizationCodeGrant(req: CodeGrantRequest): Promise<oauth.TokenEndpointResponse> {
@@ -55,15 +58,20 @@ export async function authorizationCodeGrant(req: CodeGrantRequest): Promise<oau
   } catch (e) {
     throw authResponseError(e, as, back);
   }
-  const res = await oauth.authorizationCodeGrantRequest(as, client, clientAuthentication(req.client), params, req.redirectUri, verifier, {
-    ...http.options,
-    additionalParameters: { resource: req.resource },
+  // A use_dpop_nonce refusal comes before the code is redeemed: the same code goes again with the nonce (RFC 9449 §8).
+  return withDPoPNonce(req.dpop, async () => {
+    const res = await oauth.authorizationCodeGrantRequest(as, client, clientAuthentication(req.client), params, req.redirectUri, verifier, {
+      ...http.options,
+      DPoP: req.dpop,
+      additionalParameters: { resource: req.resource },
+    });
+    try {
+      return await oauth.processAuthorizationCodeResponse(as, client, res);
+    } catch (e) {
+      if (req.dpop && oauth.isDPoPNonceError(e)) throw e;
+      throw tokenError(e, as);
+    }
   });
-  try {
-    return await oauth.processAuthorizationCodeResponse(as, client, res);
-  } catch (e) {
-    throw tokenError(e, as);
-  }
 }
 
 export async function refreshGrant(
@@ -72,17 +80,22 @@ export async function refreshGrant(
   client: RegisteredClient,
   refreshToken: string,
   resource: string,
+  dpop?: oauth.DPoPHandle,
 ): Promise<oauth.TokenEndpointResponse> {
   const c = { client_id: client.client_id };
-  const res = await oauth.refreshTokenGrantRequest(as, c, clientAuthentication(client), refreshToken, {
-    ...http.options,
-    additionalParameters: { resource },
+  return withDPoPNonce(dpop, async () => {
+    const res = await oauth.refreshTokenGrantRequest(as, c, clientAuthentication(client), refreshToken, {
+      ...http.options,
+      DPoP: dpop,
+      additionalParameters: { resource },
+    });
+    try {
+      return await oauth.processRefreshTokenResponse(as, c, res);
+    } catch (e) {
+      if (dpop && oauth.isDPoPNonceError(e)) throw e;
+      throw tokenError(e, as);
+    }
   });
-  try {
-    return await oauth.processRefreshTokenResponse(as, c, res);
-  } catch (e) {
-    throw tokenError(e, as);
-  }
 }
 
 function authResponseError(e: unknown, as: oauth.AuthorizationServer, back: URL): Error {
@@ -106,7 +119,7 @@ function authResponseError(e: unknown, as: oauth.AuthorizationServer, back: URL)
   return authError(`the authorization response is not usable: ${message}`, e);
 }
 
-function tokenError(e: unknown, as: oauth.AuthorizationServer): Error {
+export function tokenError(e: unknown, as: oauth.AuthorizationServer): Error {
   if (e instanceof oauth.ResponseBodyError) {
     const desc = e.error_description ? `: ${e.error_description}` : '';
     return authError(`the token endpoint of ${as.issuer} refused the request (HTTP ${e.status}, ${e.error}${desc}).`, e);

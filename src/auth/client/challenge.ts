@@ -19,11 +19,11 @@ export interface BearerChallenge {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
 
-/** The first `Bearer` challenge of a `WWW-Authenticate` value, or undefined when there is none. */
-export function parseBearerChallenge(header: string | null | undefined): BearerChallenge | undefined {
+/** The first `Bearer` (or `DPoP`, RFC 9449 §7.1) challenge of a `WWW-Authenticate` value, or undefined when there is none. */
+export function parseBearerChallenge(header: string | null | undefined, scheme: 'bearer' | 'dpop' = 'bearer'): BearerChallenge | undefined {
   if (!header) return undefined;
   for (const c of parseChallenges(header)) {
-    if (c.scheme !== 'bearer') continue;
+    if (c.scheme !== scheme) continue;
     const p = c.params;
     const scope = p.scope?.split(' ').filter(Boolean);
     return {

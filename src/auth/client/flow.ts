@@ -3,13 +3,14 @@
  * token or a refresh where they serve, else registration and the authorization code grant.
  * Loaded on the first challenge only (it brings oauth4webapi).
  */
-import type * as oauth from 'oauth4webapi';
+import * as oauth from 'oauth4webapi';
 import { authorizationCodeGrant, refreshGrant } from './authorization-code.js';
 import type { BearerChallenge } from './challenge.js';
 import { defaultEndpoints, discoverAuthorizationServer, discoverResourceMetadata } from './discovery.js';
 import { authError } from './errors.js';
 import { oauthHttp, type OAuthHttp } from './http.js';
 import type { OAuthClientOptions } from './options.js';
+import { machineGrant } from './machine-grants.js';
 import { obtainClient } from './registration.js';
 import { tokenStoreKey, type RegisteredClient, type StoredTokens, type TokenStore } from './token-store.js';
 
@@ -21,6 +22,8 @@ export interface Grant {
   resource: string;
   client: RegisteredClient;
   tokens: StoredTokens;
+  /** The DPoP handle the tokens are bound to (when DPoP is on): proofs for the MCP server's requests. */
+  dpop?: oauth.DPoPHandle;
 }
 
 export interface Shared {
@@ -30,6 +33,8 @@ export interface Shared {
   readonly registrations: Map<string, RegisteredClient>;
   /** The grant each MCP server (by URL) was last used with: a new connection starts with it instead of a 401. */
   readonly grants: Map<string, Grant>;
+  /** The DPoP key pair's handle (one per OAuthClient), made on first use. */
+  dpop?: Promise<oauth.DPoPHandle>;
 }
 
 /** Expired, or about to be (a request sent now would arrive with a dead token). */
@@ -88,15 +93,22 @@ export class AuthorizationFlow {
     const record = (await store.get(key)) ?? { issuer };
     const held = record.tokens;
     const sameAs = rejected?.issuer === issuer;
+    const dpop = await this.dpop();
+    const chosen = options.grant;
+    // Grants without a user keep no registration: what identifies the client is in the options.
+    const machineClient: RegisteredClient | undefined =
+      chosen && chosen.type !== 'authorization_code'
+        ? { client_id: chosen.clientId, token_endpoint_auth_method: chosen.tokenEndpointAuthMethod ?? 'none' }
+        : undefined;
 
     if (!stepUp && held) {
       // Another connection may have stored a newer token than the one refused.
       if (held.access_token !== rejected?.tokens.access_token && !expired(held)) {
-        return this.grant(key, issuer, as, resource, record.client!, held);
+        return this.grant(key, issuer, as, resource, record.client ?? machineClient!, held);
       }
       if (held.refresh_token && record.client) {
         try {
-          const refreshed = await refreshGrant(http, as, record.client, held.refresh_token, resource);
+          const refreshed = await refreshGrant(http, as, record.client, held.refresh_token, resource, dpop);
           const tokens = toStored(refreshed, held.scopes, held);
           await store.set(key, { issuer, client: record.client, tokens });
           return this.grant(key, issuer, as, resource, record.client, tokens);
@@ -104,6 +116,17 @@ export class AuthorizationFlow {
           // The refresh token is no good any more: a new authorization follows.
         }
       }
+    }
+
+    if (chosen && chosen.type !== 'authorization_code') {
+      // No user: a new token by the same grant each time (no refresh token kept; the next 401 gets another).
+      const previous = sameAs ? rejected!.tokens.scopes : held?.scopes;
+      const fromServer = challenge?.scope ?? (prm?.scopes_supported?.length ? prm.scopes_supported : undefined);
+      const wanted = chosen.scope ?? (previous?.length ? union(previous, fromServer ?? []) : fromServer);
+      const response = await machineGrant({ http, as, grant: chosen, resource, scopes: wanted, dpop });
+      const tokens = { ...toStored(response, wanted ?? []), refresh_token: undefined };
+      await store.set(key, { issuer, tokens });
+      return this.grant(key, issuer, as, resource, machineClient!, tokens);
     }
 
     const registrations = this.shared.registrations;
@@ -120,7 +143,8 @@ export class AuthorizationFlow {
       resource,
       scopes,
       redirectUri: String(options.redirectUri),
-      redirect: options.redirect,
+      redirect: options.redirect!,
+      dpop,
     });
     const tokens = toStored(response, scopes ?? []);
     await store.set(key, { issuer, client, tokens });
@@ -132,7 +156,7 @@ export class AuthorizationFlow {
     const held = grant.tokens;
     if (!held.refresh_token) return undefined;
     try {
-      const refreshed = await refreshGrant(this.http, grant.as, grant.client, held.refresh_token, grant.resource);
+      const refreshed = await refreshGrant(this.http, grant.as, grant.client, held.refresh_token, grant.resource, grant.dpop);
       const tokens = toStored(refreshed, held.scopes, held);
       await this.shared.store.set(grant.key, { issuer: grant.issuer, client: grant.client, tokens });
       return { ...grant, tokens };
@@ -171,7 +195,20 @@ export class AuthorizationFlow {
     client: RegisteredClient,
     tokens: StoredTokens,
   ): Grant {
-    return { key, issuer, as, resource, client, tokens };
+    return { key, issuer, as, resource, client, tokens, dpop: this.dpopHandle };
+  }
+
+  private dpopHandle: oauth.DPoPHandle | undefined;
+
+  /** The OAuthClient's DPoP handle when DPoP is on (its key pair generated once, on first use). */
+  private async dpop(): Promise<oauth.DPoPHandle | undefined> {
+    const setting = this.shared.options.dpop;
+    if (!setting) return undefined;
+    const { keyPair, algorithm } = setting === true ? {} : setting;
+    this.shared.dpop ??= (async () =>
+      oauth.DPoP({}, keyPair ?? (await oauth.generateKeyPair(algorithm ?? 'ES256', { extractable: false }))))();
+    this.dpopHandle = await this.shared.dpop;
+    return this.dpopHandle;
   }
 }
 

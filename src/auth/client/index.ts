@@ -15,4 +15,17 @@ export {
   type TokenStore,
 } from './token-store.js';
 export { parseBearerChallenge, type BearerChallenge } from './challenge.js';
-export type { OAuthClientOptions, OAuthProvider, PreRegisteredClient, RedirectHandler } from './options.js';
+export type {
+  AssertionSource,
+  AuthorizationCodeGrantOptions,
+  ClientCredentials,
+  ClientCredentialsGrantOptions,
+  DPoPOptions,
+  EnterpriseManagedGrantOptions,
+  GrantOptions,
+  JwtBearerGrantOptions,
+  OAuthClientOptions,
+  OAuthProvider,
+  PreRegisteredClient,
+  RedirectHandler,
+} from './options.js';

@@ -23,8 +23,10 @@ export class OAuthClient implements OAuthProvider {
   private readonly shared: Shared;
 
   constructor(options: OAuthClientOptions) {
-    if (!options.redirectUri) throw authError('auth.redirectUri is required (where the authorization server sends the user back).');
-    if (typeof options.redirect !== 'function')
+    const userGrant = !options.grant || options.grant.type === 'authorization_code';
+    if (userGrant && !options.redirectUri)
+      throw authError('auth.redirectUri is required (where the authorization server sends the user back).');
+    if (userGrant && typeof options.redirect !== 'function')
       throw authError('auth.redirect is required (what shows the authorization page to the user; headlessRedirect() for CI).');
     this.shared = { options, store: options.store ?? new InMemoryTokenStore(), registrations: new Map(), grants: new Map() };
   }
@@ -67,12 +69,23 @@ class AuthorizedFetch {
     const url = new URL(input instanceof Request ? input.url : String(input));
     // The token is for this server only (a redirect elsewhere, another endpoint origin: no token).
     if (url.origin !== this.serverUrl.origin) return this.inner(input, init);
+    let nonceRetried = false;
     for (;;) {
       await this.pending;
       if (this.grant && isExpired(this.grant)) await this.serialized(() => this.refreshExpired());
       const sent = this.grant;
-      const res = await this.inner(input, withToken(init, sent));
-      const challenge = parseBearerChallenge(res.headers.get('www-authenticate'));
+      const res =
+        sent?.dpop && sent.tokens.token_type === 'dpop'
+          ? await (await import('./dpop-proof.js')).withProof(this.inner, input, init, sent)
+          : await this.inner(input, withToken(init, sent));
+      const header = res.headers.get('www-authenticate');
+      const challenge = parseBearerChallenge(header) ?? parseBearerChallenge(header, 'dpop');
+      // The resource server wants a DPoP nonce (RFC 9449 §9): the handle has it now, the request goes again once.
+      if (res.status === 401 && sent?.dpop && !nonceRetried && challenge?.error === 'use_dpop_nonce' && res.headers.has('dpop-nonce')) {
+        nonceRetried = true;
+        res.body?.cancel().catch(() => {});
+        continue;
+      }
       const stepUp = res.status === 403 && challenge?.error === 'insufficient_scope';
       if (res.status !== 401 && !stepUp) {
         this.inARow = 0;

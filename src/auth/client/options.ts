@@ -1,4 +1,5 @@
 /** What the OAuth client of `connect({ auth })` accepts. */
+import type { CryptoKey, CryptoKeyPair } from 'oauth4webapi';
 import type { TokenStore } from './token-store.js';
 
 /**
@@ -21,11 +22,112 @@ export interface PreRegisteredClient {
   issuer?: string;
 }
 
+/**
+ * How a client without a user authenticates at a token endpoint. The method: `tokenEndpointAuthMethod`
+ * when given, else `private_key_jwt` with a `privateKey`, `client_secret_basic` with a
+ * `clientSecret`, `none` (the client_id in the body) with neither.
+ */
+export interface ClientCredentials {
+  clientId: string;
+  /** The secret for `client_secret_basic` / `client_secret_post`. */
+  clientSecret?: string;
+  /**
+   * The key for `private_key_jwt` (RFC 7523 §2.2): a PKCS#8 PEM string or a CryptoKey. The
+   * client assertion is signed with it (iss = sub = clientId, aud = the authorization server's issuer).
+   */
+  privateKey?: string | CryptoKey;
+  /** The JWS algorithm of `privateKey` (default ES256), e.g. RS256, PS256, EdDSA. */
+  signingAlgorithm?: string;
+  /** The `kid` header of the client assertion, when the authorization server holds several keys of the client. */
+  keyId?: string;
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+}
+
+/** The authorization code grant with PKCE (the default): a user authorizes in a browser. */
+export interface AuthorizationCodeGrantOptions {
+  type: 'authorization_code';
+}
+
+/**
+ * The client credentials grant (OAuth 2.1 §4.2; extension io.modelcontextprotocol/oauth-client-credentials):
+ * the client acts for itself. No user, no redirect: `redirectUri` and `redirect` are not needed.
+ */
+export interface ClientCredentialsGrantOptions extends ClientCredentials {
+  type: 'client_credentials';
+  /** The scopes to ask for (default: the server's challenge's scope, else its `scopes_supported`). */
+  scope?: string[];
+}
+
+/** A JWT, or what produces a fresh one each time a token is requested (workload tokens are short-lived). */
+export type AssertionSource = string | (() => string | Promise<string>);
+
+/**
+ * The JWT bearer grant (RFC 7523 §2.1) with a workload identity token as the `assertion`:
+ * workload identity federation (SEP-1933). An `invalid_grant`, `invalid_scope` or
+ * `unauthorized_client` answer is a JanusError 'AUTH', not retried.
+ */
+export interface JwtBearerGrantOptions extends ClientCredentials {
+  type: 'jwt_bearer';
+  /** The workload's JWT (its audience must be the authorization server). */
+  assertion: AssertionSource;
+  /** The scopes to ask for (default: the server's challenge's scope, else its `scopes_supported`). */
+  scope?: string[];
+}
+
+/**
+ * Enterprise-managed authorization (SEP-990, extension io.modelcontextprotocol/enterprise-managed-authorization):
+ * the user's ID token is exchanged at the enterprise IdP for an ID-JAG (RFC 8693 token exchange),
+ * which the client then presents to the MCP server's authorization server (RFC 7523 jwt-bearer grant).
+ * `clientId` and its credentials are the client's at the MCP server's authorization server.
+ */
+export interface EnterpriseManagedGrantOptions extends ClientCredentials {
+  type: 'enterprise_managed';
+  idp: {
+    /** The IdP's token endpoint (where the token exchange goes). */
+    tokenEndpoint: string;
+    /** The IdP's issuer (default: the token endpoint's origin). */
+    issuer?: string;
+    /** The user's ID token from the IdP (the token exchange's subject_token). */
+    idToken: AssertionSource;
+  } & ClientCredentials;
+  /** The scopes to ask for (default: the server's challenge's scope, else its `scopes_supported`). */
+  scope?: string[];
+}
+
+/** Which grant obtains the tokens: picked by the application, never guessed. */
+export type GrantOptions =
+  | AuthorizationCodeGrantOptions
+  | ClientCredentialsGrantOptions
+  | JwtBearerGrantOptions
+  | EnterpriseManagedGrantOptions;
+
+/**
+ * DPoP (RFC 9449): sender-constrained tokens. Every token request and every request to the MCP
+ * server carries a proof signed with the key pair (server nonces from either are honoured), and
+ * the token goes out as `Authorization: DPoP`.
+ */
+export interface DPoPOptions {
+  /**
+   * The key pair proofs are signed with (its public key extractable). Default: one generated per
+   * OAuthClient (ES256) — pass your own to use tokens from a persistent store after a restart.
+   */
+  keyPair?: CryptoKeyPair;
+  /** The algorithm of the generated key pair (default ES256). */
+  algorithm?: string;
+}
+
 export interface OAuthClientOptions {
-  /** Where the authorization server sends the user back; must match the registration. */
-  redirectUri: string | URL;
-  /** Drives the user's part of the flow (see `headlessRedirect` for CI and tests). */
-  redirect: RedirectHandler;
+  /**
+   * Which grant to use (default `{ type: 'authorization_code' }`). The other grants need no
+   * user: client credentials, JWT bearer (workload identity), enterprise-managed.
+   */
+  grant?: GrantOptions;
+  /** DPoP-bound tokens (`true`: a generated key pair). Default: bearer tokens. */
+  dpop?: boolean | DPoPOptions;
+  /** Where the authorization server sends the user back; must match the registration. Required for the authorization code grant. */
+  redirectUri?: string | URL;
+  /** Drives the user's part of the flow (see `headlessRedirect` for CI and tests). Required for the authorization code grant. */
+  redirect?: RedirectHandler;
   /**
    * Pre-registered credentials, used first when they apply to the authorization server: one
    * client (bound to `issuer` when it says so) or a lookup by issuer.
