@@ -13,7 +13,8 @@ import { serve, type Served } from '../http-e2e/support.js';
 import * as interactive from './client-support.js';
 import * as headless from './server-support.js';
 
-const ERAS = ['2025-11-25', '2026-07-28'] as const;
+// Every handshake revision is served on the Streamable HTTP endpoint, 2024-11-05 included.
+const ERAS = ['2024-11-05', '2025-11-25', '2026-07-28'] as const;
 
 /** A server whose listing needs `read` and whose `whoami` tool also needs `write`; whoami tells who called. */
 function protectedServer(issuer: string, read: string, write: string): Promise<Served> {
