@@ -2,9 +2,10 @@
  * Legacy Streamable HTTP sessions on Redis (issue 11: "a session created on one instance is
  * served by any other"): the `SessionStore` a cluster's instances share.
  *
- * Per session, `<prefix>session:{<id>}` is a hash: `v` the negotiated version, `caps` and
- * `info` the client's capabilities and implementation (JSON), `init` once initialized, `log`
- * the level, `holder` the instance holding its GET stream, and per list kind `f:<kind>` (the
+ * Per session, `<prefix>session:{<id>}` is a hash: `v` the negotiated version, `p` who opened
+ * it (when authenticated), `caps` and `info` the client's capabilities and implementation
+ * (JSON), `init` once initialized, `log` the level, `holder` the instance holding its GET
+ * stream, and per list kind `f:<kind>` (the
  * list's version when the client last fetched it) and `t:<kind>` (its version when a change
  * last reached the client live). `<prefix>session:{<id>}:subs` is the set of subscribed URIs.
  * Both expire after the session's idle time unused; every load renews them. `<prefix>lists`
@@ -37,11 +38,12 @@ const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources'];
 /** The key of the list change counters, which the backplane bumps (backplane.ts). */
 export const listsKey = (prefix: string): string => `${prefix}lists`;
 
-/** KEYS: the session, the counters. ARGV: ttl, version, caps, info (or ''). Every list counts as fetched now. */
+/** KEYS: the session, the counters. ARGV: ttl, version, caps, info (or ''), principal (or ''). Every list counts as fetched now. */
 const CREATE = `
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'caps', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'info', ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'p', ARGV[5]) end
 for _, kind in ipairs({'tools', 'prompts', 'resources'}) do
   redis.call('HSET', KEYS[1], 'f:' .. kind, redis.call('HGET', KEYS[2], kind) or '0')
 end
@@ -140,7 +142,7 @@ export class RedisSessionStore implements SessionStore {
     await this.#run(
       CREATE,
       [this.#key(id), listsKey(this.#prefix)],
-      [ttl(ttlMs), record.protocolVersion, JSON.stringify(record.clientCapabilities), info],
+      [ttl(ttlMs), record.protocolVersion, JSON.stringify(record.clientCapabilities), info, record.principal ?? ''],
     );
   }
 
@@ -266,6 +268,7 @@ function toRecord(fields: Map<string, string>, subscriptions: string[], lists: M
   const unannounced = LIST_KINDS.filter((kind) => count(lists, kind) > Math.max(count(fields, `f:${kind}`), count(fields, `t:${kind}`)));
   const log = fields.get('log');
   const holder = fields.get('holder');
+  const principal = fields.get('p');
   return {
     protocolVersion,
     clientCapabilities: caps,
@@ -275,6 +278,7 @@ function toRecord(fields: Map<string, string>, subscriptions: string[], lists: M
     subscriptions,
     unannounced,
     ...(holder === undefined ? {} : { holder }),
+    ...(principal === undefined ? {} : { principal }),
   };
 }
 

@@ -16,6 +16,8 @@ export interface NewSessionRecord {
   readonly protocolVersion: string;
   readonly clientInfo?: Implementation;
   readonly clientCapabilities: ClientCapabilities;
+  /** Who opened it, when the transport authenticated them (an OAuth subject): only they may use it, on any instance. */
+  readonly principal?: string;
 }
 
 /** A session's shared record, as one instance loads it. */

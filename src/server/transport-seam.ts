@@ -127,6 +127,8 @@ export interface LegacySession {
   readonly protocolVersion: LegacyVersion | undefined;
   /** Set once `notifications/initialized` arrived. */
   readonly initialized: boolean;
+  /** Who opened the session (`Inbound.principal` at `initialize`; in a cluster, from its shared record). */
+  readonly principal?: string;
   readonly closed: boolean;
   /** Closed by `release` rather than ended (cluster: another instance may serve the session on). */
   readonly released?: boolean;

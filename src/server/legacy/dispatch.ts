@@ -182,12 +182,13 @@ function answer(
   if (req.method === 'initialize') {
     if (session.protocolVersion !== undefined) throw new McpError(ErrorCode.InvalidRequest, 'Session already initialized');
     session.transport = inbound.transport;
+    session.principal = inbound.principal;
     const result = initialize(server, session, params);
     // Shared (cluster), the record exists before the client learns the session id.
     const shared = session.shared;
     if (shared === undefined) return result;
-    const { protocolVersion, clientInfo, clientCapabilities } = session;
-    return shared.create({ protocolVersion: protocolVersion!, clientInfo, clientCapabilities }).then(() => result);
+    const { protocolVersion, clientInfo, clientCapabilities, principal } = session;
+    return shared.create({ protocolVersion: protocolVersion!, clientInfo, clientCapabilities, principal }).then(() => result);
   }
   if (session.closed) throw new McpError(ErrorCode.InvalidRequest, 'Session closed');
   if (req.method === 'ping') return EMPTY;

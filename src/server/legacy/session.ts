@@ -63,6 +63,8 @@ export class Session implements LegacySession {
   handle: SessionHandle | undefined;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = {};
+  /** Who opened the session, when its transport authenticated them (`Inbound.principal` at `initialize`). */
+  principal: string | undefined;
   logLevel: LoggingLevel | undefined;
   subscriptions: Set<string> | undefined;
   /** Inbound requests in flight, by id, so `notifications/cancelled` can abort them. */
@@ -138,6 +140,7 @@ export class Session implements LegacySession {
     this.protocolVersion = record.protocolVersion;
     this.clientInfo = record.clientInfo;
     this.clientCapabilities = record.clientCapabilities;
+    this.principal = record.principal;
     this.logLevel = record.logLevel;
     this.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
     this.shared?.take(record);

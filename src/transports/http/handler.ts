@@ -295,9 +295,8 @@ export class HttpHandler implements ResponderHost {
 
   /**
    * With the `auth` option a session belongs to whoever opened it: another caller's token gets
-   * 404, as if it did not exist (2025-11-25 security best practices §Session Hijacking). A
-   * session another instance opened is bound here to its first caller (its shared record does
-   * not carry the principal).
+   * 404, as if it did not exist (2025-11-25 security best practices §Session Hijacking). In a
+   * cluster the owner comes with the session's shared record, so this holds on every instance.
    */
   #sameCaller(record: StreamableSession, ex: HttpExchange): boolean {
     if (this.#protection === undefined) return true;
@@ -315,6 +314,8 @@ export class HttpHandler implements ResponderHost {
         .then((session) => {
           if (session === undefined) return undefined;
           record.session = session;
+          // Its owner, as the instance that opened it recorded them: only they may use it here too.
+          record.principal = session.principal;
           record.opening = false;
           this.sessions.add(record);
           return record;
