@@ -6,10 +6,8 @@
  * for another audience. Without AUTH_ISSUER it serves as before.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { EXAMPLE_MAIN } from '../fuzz/stdio-channel.js';
-import { freePort } from '../redis/support.js';
+import { startExample, stopExample } from '../support/example-process.js';
 import { MODERN } from '../support/common.js';
 import { BearerPeer, challengeParams, startAuthorizationServer, type AuthorizationServer } from './server-support.js';
 
@@ -21,38 +19,11 @@ after(async () => {
   await as?.stop();
 });
 
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-async function example(env: Record<string, string>): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawn(process.execPath, [EXAMPLE_MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<URL>((resolve, reject) => {
-    let text = '';
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      text += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(text);
-      if (m) resolve(new URL(m[1]!));
-    });
-    void exited(child).then(() => reject(new Error(`the example exited before listening: ${text}`)));
-  });
-  return { child, url };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const gone = exited(child);
-  child.kill('SIGTERM');
-  await gone;
-}
-
 const CALL = { name: 'test_simple_text', arguments: {} };
 
 test('with AUTH_ISSUER the example requires tokens from that authorization server, for its own URL', async () => {
-  const { child, url } = await example({ AUTH_ISSUER: as.issuer });
+  const example = await startExample({ AUTH_ISSUER: as.issuer });
+  const { url } = example;
   try {
     const resource = url.href; // http://127.0.0.1:PORT/mcp
     const anonymous = new BearerPeer(url, MODERN);
@@ -85,12 +56,13 @@ test('with AUTH_ISSUER the example requires tokens from that authorization serve
     assert.equal(o.status, 401);
     assert.equal(challengeParams(o.headers['www-authenticate']).error, 'invalid_token');
   } finally {
-    await stop(child);
+    await stopExample(example);
   }
 });
 
 test('without AUTH_ISSUER the example serves without tokens, as before', async () => {
-  const { child, url } = await example({ AUTH_ISSUER: '' });
+  const example = await startExample({ AUTH_ISSUER: '' });
+  const { url } = example;
   try {
     const o = await new BearerPeer(url, MODERN).modern('tools/call', CALL);
     assert.equal(o.status, 200);
@@ -98,6 +70,6 @@ test('without AUTH_ISSUER the example serves without tokens, as before', async (
     assert.equal(prm.status, 404);
     await prm.text();
   } finally {
-    await stop(child);
+    await stopExample(example);
   }
 });

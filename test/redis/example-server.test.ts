@@ -7,12 +7,13 @@
  * error.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { EXAMPLE_MAIN } from '../fuzz/stdio-channel.js';
 import { HttpPeer } from '../http-e2e/support.js';
 import { MODERN } from '../support/common.js';
-import { freePort, startRedis, type RedisServer } from './support.js';
+import { exited, freePort, startExample, stopExample } from '../support/example-process.js';
+import { startRedis, type RedisServer } from './support.js';
 
 const CAPS = { elicitation: { form: {} } };
 const TOOL = 'test_input_required_result_elicitation';
@@ -25,36 +26,9 @@ after(async () => {
   await redis?.stop();
 });
 
-interface Example {
-  readonly child: ChildProcess;
-  readonly url: URL;
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-async function example(env: Record<string, string>): Promise<Example> {
-  const child = spawn(process.execPath, [EXAMPLE_MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<URL>((resolve, reject) => {
-    let text = '';
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      text += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(text);
-      if (m) resolve(new URL(m[1]!));
-    });
-    void exited(child).then(() => reject(new Error(`the example exited before listening: ${text}`)));
-  });
-  return { child, url };
-}
-
 test('two example processes on one REDIS_URL: a round started on A completes on B, and its state is then refused by both', async () => {
   const env = { REDIS_URL: redis.url, JANUS_STATE_SECRET: '' };
-  const [a, b] = await Promise.all([example(env), example(env)]);
+  const [a, b] = await Promise.all([startExample(env), startExample(env)]);
   try {
     const [pa, pb] = [new HttpPeer(a.url, MODERN), new HttpPeer(b.url, MODERN)];
     const first = await pa.modern('tools/call', { name: TOOL, arguments: {} }, { caps: CAPS });
@@ -74,13 +48,12 @@ test('two example processes on one REDIS_URL: a round started on A completes on 
       assert.match(replay.messages[0]!.error?.message ?? '', /already used/);
     }
   } finally {
-    for (const { child } of [a, b]) child.kill('SIGTERM');
-    await Promise.all([exited(a.child), exited(b.child)]);
+    await Promise.all([a, b].map(stopExample));
   }
 });
 
 test('two example processes on one REDIS_URL: a 2025-11-25 session initialized on A is served by B, and DELETE on B ends it on A', async () => {
-  const [a, b] = await Promise.all([example({ REDIS_URL: redis.url }), example({ REDIS_URL: redis.url })]);
+  const [a, b] = await Promise.all([startExample({ REDIS_URL: redis.url }), startExample({ REDIS_URL: redis.url })]);
   try {
     const onA = new HttpPeer(a.url, '2025-11-25');
     await onA.initialize();
@@ -94,8 +67,7 @@ test('two example processes on one REDIS_URL: a 2025-11-25 session initialized o
     onA.assertClean();
     onB.assertClean();
   } finally {
-    for (const { child } of [a, b]) child.kill('SIGTERM');
-    await Promise.all([exited(a.child), exited(b.child)]);
+    await Promise.all([a, b].map(stopExample));
   }
 });
 

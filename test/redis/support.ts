@@ -5,24 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createConnection, createServer as createTcpServer } from 'node:net';
+import { createConnection } from 'node:net';
 import type { Server } from '../../src/server/index.js';
 import { redisCluster, type RedisCluster, type RedisClusterOptions } from '../../src/redis/index.js';
 import { serve, type Served } from '../http-e2e/support.js';
+import { freePort } from '../support/example-process.js';
 import { until } from '../support/wait.js';
 
-/** A free loopback port: bound, read, released. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createTcpServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Whether a Redis server answers PING on `port`. */
 function pings(port: number): Promise<boolean> {
