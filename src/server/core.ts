@@ -256,16 +256,14 @@ export class Core implements ServerCore {
       const method = `notifications/${event.kind}/list_changed`;
       for (const session of this.sessions.values()) {
         // Seed 004: a change that does not reach the session now is announced on its next response stream.
-        // Shared, only the instance holding the GET stream tells it (the cluster counts changes).
-        if (!session.initialized || (session.shared !== undefined && session.host.connected === false)) continue;
+        if (!session.initialized || !session.toldHere) continue;
         session.listChanged(event.kind, session.host.connected !== false);
         sendTo(session, { jsonrpc: '2.0', method });
       }
       this.hub.listChanged(event.kind);
     } else {
       for (const session of this.sessions.values()) {
-        if (session.shared !== undefined && session.host.connected === false) continue;
-        if (session.initialized && session.subscriptions?.has(event.uri)) {
+        if (session.initialized && session.toldHere && session.subscriptions?.has(event.uri)) {
           sendTo(session, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
         }
       }

@@ -118,8 +118,11 @@ export class Session implements LegacySession {
 
   /** `resources/subscribe`: at most `max` per session. */
   async subscribe(uri: string, max: number): Promise<void> {
-    if (this.shared !== undefined) await this.shared.subscribe(uri, max);
-    else if (!this.subscriptions?.has(uri) && (this.subscriptions?.size ?? 0) >= max) {
+    const fits =
+      this.shared !== undefined
+        ? await this.shared.subscribe(uri, max)
+        : this.subscriptions?.has(uri) === true || (this.subscriptions?.size ?? 0) < max;
+    if (!fits) {
       throw new McpError(ErrorCode.InvalidParams, `resources/subscribe: at most ${max} resources per session; unsubscribe from one first`);
     }
     (this.subscriptions ??= new Set()).add(uri);
@@ -206,6 +209,15 @@ export class Session implements LegacySession {
     if (change.subscribed !== undefined) (this.subscriptions ??= new Set()).add(change.subscribed);
     if (change.unsubscribed !== undefined) this.subscriptions?.delete(change.unsubscribed);
     return undefined;
+  }
+
+  /**
+   * Whether this instance tells the session of registry changes and resource updates: always
+   * in one process; in a cluster, only the instance holding its GET stream (the others would
+   * tell it again, and the cluster counts changes for the markers).
+   */
+  get toldHere(): boolean {
+    return this.shared === undefined || this.host.connected !== false;
   }
 
   /** Whether the session is shared by a cluster's instances. */

@@ -76,7 +76,8 @@ export class SharedSession {
     if (fields.logLevel !== undefined) this.tellHolder({ logLevel: fields.logLevel });
   }
 
-  async subscribe(uri: string, max: number): Promise<void> {
+  /** Records the subscription unless the session holds `max` already (counted in the store, atomically): false when it does. */
+  async subscribe(uri: string, max: number): Promise<boolean> {
     let reply: Awaited<ReturnType<SessionStore['subscribe']>>;
     try {
       reply = await this.store.subscribe(this.id, uri, max);
@@ -84,11 +85,10 @@ export class SharedSession {
       throw unavailable('save the subscription', e);
     }
     if (reply.outcome === 'gone') throw gone();
-    if (reply.outcome === 'full') {
-      throw new McpError(ErrorCode.InvalidParams, `resources/subscribe: at most ${max} resources per session; unsubscribe from one first`);
-    }
+    if (reply.outcome === 'full') return false;
     this.holder = reply.holder;
     this.tellHolder({ subscribed: uri });
+    return true;
   }
 
   async unsubscribe(uri: string): Promise<void> {
