@@ -78,6 +78,20 @@ export function requestRenderer(head: string, method: string, params: Record<str
 }
 
 /** The JSON-RPC messages of a response body: one JSON document, or the `data:` of SSE events. */
+/**
+ * The messages of a raw HTTP/1.1 response read off a socket (a listen stream): the head cut
+ * off, and the chunked-encoding size lines (hex digits alone on a line) dropped before SSE is read.
+ */
+export function streamMessagesOf(chunks: readonly Buffer[]): { sse: string; msgs: Array<Record<string, any>> } {
+  const text = Buffer.concat(chunks).toString('utf8');
+  const body = text.slice(text.indexOf('\r\n\r\n') + 4);
+  const sse = body
+    .split('\r\n')
+    .filter((l) => !/^[0-9a-fA-F]+$/.test(l))
+    .join('\n');
+  return { sse, msgs: messagesOf({ body: sse }) };
+}
+
 export function messagesOf(res: HttpResponse | { body: Buffer | string }): Array<Record<string, any>> {
   const text = typeof res.body === 'string' ? res.body : res.body.toString('utf8');
   const t = text.trimStart();

@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { orderFor, record, type Ctx, KB } from '../lib/context.js';
-import { messagesOf, modernHeaders, modernMeta, postHead, rpc, withBody, WrongAnswer } from '../lib/mcp.js';
+import { modernHeaders, modernMeta, postHead, rpc, streamMessagesOf, withBody, WrongAnswer } from '../lib/mcp.js';
 import { checkEchoHttp } from '../lib/mcp-http.js';
 import { cpuSeconds, ServerProcess, sleep, withTimeout } from '../lib/proc.js';
 
@@ -64,14 +64,7 @@ export class ListenStream {
 
   /** Checks the stream's messages: the ack first, then list_changed, both with its subscription id. */
   verify(what: string): void {
-    const text = Buffer.concat(this.chunks).toString('utf8');
-    const body = text.slice(text.indexOf('\r\n\r\n') + 4);
-    // Drop chunked-encoding size lines (hex digits alone on a line) before reading SSE.
-    const sse = body
-      .split('\r\n')
-      .filter((l) => !/^[0-9a-fA-F]+$/.test(l))
-      .join('\n');
-    const msgs = messagesOf({ body: sse });
+    const { sse, msgs } = streamMessagesOf(this.chunks);
     const sub = (m: Record<string, any>) => m.params?._meta?.['io.modelcontextprotocol/subscriptionId'];
     if (msgs[0]?.method !== ACK || sub(msgs[0]) !== this.id)
       throw new WrongAnswer(`${what}: stream ${this.id} did not start with its acknowledgement: ${sse.slice(0, 300)}`);

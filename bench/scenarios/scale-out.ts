@@ -29,7 +29,7 @@ import { type HttpConnection, openConnection, runLoad } from '../lib/http.js';
 import { type Lane, runLaneLoad } from '../lib/lane-load.js';
 import {
   echoParams,
-  messagesOf,
+  streamMessagesOf,
   modernHeaders,
   modernMeta,
   postHead,
@@ -491,13 +491,7 @@ class FanoutStream {
 
   /** The acknowledgement first, then exactly `m` list_changed, all with this stream's subscription id. */
   verify(m: number, what: string): void {
-    const text = Buffer.concat(this.chunks).toString('utf8');
-    const body = text.slice(text.indexOf('\r\n\r\n') + 4);
-    const sse = body
-      .split('\r\n')
-      .filter((l) => !/^[0-9a-fA-F]+$/.test(l))
-      .join('\n');
-    const msgs = messagesOf({ body: sse });
+    const { sse, msgs } = streamMessagesOf(this.chunks);
     const sub = (x: Record<string, any>) => x.params?._meta?.['io.modelcontextprotocol/subscriptionId'];
     if (msgs[0]?.method !== 'notifications/subscriptions/acknowledged' || sub(msgs[0]) !== this.id)
       throw new WrongAnswer(`${what}: stream ${this.id} did not start with its acknowledgement: ${sse.slice(0, 300)}`);
