@@ -2,6 +2,8 @@
 import { createServer, type Cluster, type Server } from '../../src/server/index.js';
 import { registerContent } from './content.js';
 import { registerInputRequired } from './input-required.js';
+import { registerSkills } from './skills.js';
+import { registerTasks } from './tasks.js';
 import { registerTools } from './tools.js';
 
 /** `cluster`: shared state for several instances behind one URL (main.ts: `REDIS_URL`). */
@@ -17,6 +19,8 @@ export function createEverythingServer(options: { cluster?: Cluster } = {}): Ser
   registerTools(server);
   registerInputRequired(server);
   registerContent(server);
+  registerTasks(server);
+  registerSkills(server);
   return server;
 }
 

@@ -58,11 +58,41 @@ const AUTH_EXTENSIONS = [
   'auth/wif-jwt-bearer',
 ];
 
+// The tasks extension's server scenarios (SEP-2663; not scored, the official SDK fails nine).
+const TASKS_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
+// The skills extension's scenarios (SEP-2640; not scored). 2026-07-28 only: the extension is
+// advertised under capabilities.extensions, which handshake-era revisions do not have.
+const SKILLS_SERVER_SCENARIOS = ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'];
+const SKILLS_CLIENT_SCENARIOS = [
+  'sep-2640-client-no-prefetch',
+  'sep-2640-client-verify-digest',
+  'sep-2640-client-verify-size',
+  'sep-2640-client-verify-frontmatter',
+];
+
 // Not-scored scenarios this project nevertheless requires, per leg and set.
 const EXTRA = {
   server: {
     '2025-11-25': ['json-schema-2020-12', 'server-sse-polling', 'server-session-lifecycle'],
-    '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
+    '2026-07-28': [
+      'json-schema-2020-12',
+      'http-header-validation',
+      'http-custom-header-server-validation',
+      ...TASKS_SCENARIOS,
+      ...SKILLS_SERVER_SCENARIOS,
+    ],
   },
   client: {
     '2025-11-25': [
@@ -71,7 +101,7 @@ const EXTRA = {
       'auth/2025-03-26-oauth-endpoint-fallback',
       ...AUTH_EXTENSIONS,
     ],
-    '2026-07-28': ['json-schema-2020-12-preservation', ...AUTH_EXTENSIONS],
+    '2026-07-28': ['json-schema-2020-12-preservation', ...AUTH_EXTENSIONS, ...SKILLS_CLIENT_SCENARIOS],
   },
 };
 

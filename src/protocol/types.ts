@@ -128,6 +128,8 @@ export interface Tool {
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /** 2025-11-25: whether the tool may or must run as a task (experimental tasks). */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
   _meta?: Meta;
 }
 

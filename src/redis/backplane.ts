@@ -136,5 +136,12 @@ function parseEnvelope(message: string): Envelope | undefined {
     return { o, s, e: { type: 'list_changed', kind: event.kind as ListKind } };
   }
   if (event.type === 'resource_updated' && typeof event.uri === 'string') return { o, s, e: { type: 'resource_updated', uri: event.uri } };
+  const n = event.notification as Record<string, unknown> | null | undefined;
+  if (event.type === 'topic' && typeof event.topic === 'string' && typeof n === 'object' && n !== null && typeof n.method === 'string') {
+    const params = typeof n.params === 'object' && n.params !== null ? (n.params as Record<string, unknown>) : undefined;
+    const notification =
+      params === undefined ? { jsonrpc: '2.0' as const, method: n.method } : { jsonrpc: '2.0' as const, method: n.method, params };
+    return { o, s, e: { type: 'topic', topic: event.topic, notification } };
+  }
   return undefined;
 }

@@ -10,6 +10,7 @@ import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { RedisRequestStateStore } from './request-state-store.js';
 import { listsKey, RedisSessionStore } from './session-store.js';
 import { RedisSecretRing, secretRingOptions } from './secret-ring.js';
+import { RedisTaskStore } from './task-store.js';
 
 export interface RedisClusterOptions {
   /** Bounds and expiry of the SSE events kept for resumption (`RedisEventStore`; its prefix and timeouts are the cluster's). */
@@ -43,6 +44,8 @@ export interface RedisClusterOptions {
 
 /** A `Cluster` whose connections `close()` ends. */
 export interface RedisCluster extends Cluster {
+  /** Task records and the signals to the instance running each task (tasks extension). */
+  readonly tasks: RedisTaskStore;
   /** Quits both Redis connections. */
   close(): Promise<void>;
   /**
@@ -104,6 +107,8 @@ export async function redisCluster(options: RedisClusterOptions = {}): Promise<R
     await backplane.start();
     const sessions = new RedisSessionStore(publisher, subscriber, { prefix, commandTimeoutMs, onError });
     await sessions.start();
+    const tasks = new RedisTaskStore(publisher, subscriber, { prefix, commandTimeoutMs, onError });
+    await tasks.start();
     const events = new RedisEventStore(publisher, { ...options.events, prefix, commandTimeoutMs, onError });
     const store = new RedisRequestStateStore(publisher, { prefix, commandTimeoutMs, held: () => secrets.held() });
     const connections = [publisher, subscriber];
@@ -113,6 +118,7 @@ export async function redisCluster(options: RedisClusterOptions = {}): Promise<R
       requestState: { secrets, store },
       sessions,
       events,
+      tasks,
       rotateSecret: () => secrets.rotate(),
       close: () => {
         secrets.close();

@@ -4,7 +4,8 @@
  * instance's legacy sessions and `subscriptions/listen` streams; MRTR `requestState` is
  * sealed with shared secrets (rotated without a restart) and accepted once across all of them;
  * legacy (2025 Streamable HTTP) sessions, their SSE streams and their server-to-client
- * requests are served by any instance.
+ * requests are served by any instance; a task (tasks extension) is read, updated and
+ * cancelled through any instance.
  *
  * ```ts
  * import { createServer } from 'janus-mcp/server';
@@ -29,4 +30,6 @@ export { RedisEventStore } from './event-store.js';
 export type { RedisEventStoreOptions } from './event-store.js';
 export { RedisSessionStore } from './session-store.js';
 export type { RedisSessionStoreOptions } from './session-store.js';
+export { RedisTaskStore } from './task-store.js';
+export type { RedisTaskStoreOptions } from './task-store.js';
 export type { RedisConnection } from './connect.js';

@@ -1,11 +1,17 @@
 /**
- * What must reach every instance of a server: registry changes and resource updates.
+ * What must reach every instance of a server: registry changes, resource updates and
+ * extensions' listen notifications.
  * In-process by default; a shared implementation (Redis) lets many processes behind a
  * load balancer tell all their open streams.
  */
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { ListKind } from './registry.js';
 
-export type ServerEvent = { type: 'list_changed'; kind: ListKind } | { type: 'resource_updated'; uri: string };
+export type ServerEvent =
+  | { type: 'list_changed'; kind: ListKind }
+  | { type: 'resource_updated'; uri: string }
+  /** An extension's notification for the listen streams holding `topic` (extension.ts `ExtensionHost.publish`). */
+  | { type: 'topic'; topic: string; notification: JsonRpcNotification };
 
 export interface Backplane {
   publish(event: ServerEvent): void;

@@ -26,10 +26,25 @@ import type {
   ElicitUrlRequest,
   RequestContext,
   SessionHandle,
+  TaskHandle,
 } from './context.js';
 import type { JsonSchemaObject, Parsed, StandardSchema } from './schema/types.js';
 import type { Inbound } from './transport-seam.js';
 import type { Cancellation } from './cancel.js';
+
+/**
+ * Where a request is being served, beyond what its handler sees (for extensions, extension.ts):
+ * the channel it came on and, on the handshake era, its session (opaque here; the legacy
+ * layer's `Session`).
+ */
+export interface CallSite {
+  readonly era: Era;
+  readonly protocolVersion: ProtocolVersion;
+  readonly client: ClientView;
+  readonly inbound: Inbound;
+  /** The legacy session the request belongs to; undefined on the 2026-07-28 wire. */
+  readonly session: unknown;
+}
 
 export interface CallInit {
   readonly requestId: RequestId;
@@ -47,9 +62,12 @@ export interface CallInit {
   readonly state?: Record<string, unknown>;
   /** The legacy session's handle, made when first read (most handlers never look). */
   readonly session?: () => SessionHandle;
+  /** The legacy session itself, for extensions (`CallSite.session`). */
+  readonly legacySession?: unknown;
 }
 
 const NOOP_CLOSE = () => {};
+const NOT_A_TASK = Promise.resolve();
 
 /** `notifications/message` for a log line, or undefined when `threshold` holds it back (undefined: forward nothing). */
 export function logMessage(
@@ -77,8 +95,10 @@ export class Call implements RequestContext {
   private readonly asker: Asker;
   private userState: Record<string, unknown> | undefined;
   private readonly sessionHandle: (() => SessionHandle) | undefined;
+  private readonly init: CallInit;
 
   constructor(init: CallInit) {
+    this.init = init;
     this.requestId = init.requestId;
     this.era = init.era;
     this.protocolVersion = init.version;
@@ -95,6 +115,21 @@ export class Call implements RequestContext {
 
   get state(): Record<string, unknown> {
     return (this.userState ??= {});
+  }
+
+  /** Where this request is served (extension.ts): its channel and, on the handshake era, its session. */
+  get site(): CallSite {
+    const { era, protocolVersion, client, inbound } = this;
+    return { era, protocolVersion, client, inbound, session: this.init.legacySession };
+  }
+
+  /**
+   * A context for work that outlives this request (a task): the same client, identity and
+   * `_meta`, with its own way to ask, its own cancellation and its own channel for progress
+   * and logs. `state` is shared, so what middleware set is still there.
+   */
+  detach(init: Pick<CallInit, 'asker' | 'cancel' | 'inbound'> & Partial<Pick<CallInit, 'logLevel'>>): Call {
+    return new Call({ ...this.init, ...init, state: this.state });
   }
 
   get session(): SessionHandle | undefined {
@@ -151,5 +186,14 @@ export class Call implements RequestContext {
 
   closeStream(): void {
     (this.inbound.closeStream ?? NOOP_CLOSE).call(this.inbound);
+  }
+
+  /** A plain call is no task (the tasks extension runs handlers with a context of its own). */
+  get task(): TaskHandle | undefined {
+    return undefined;
+  }
+
+  startTask(): Promise<void> {
+    return NOT_A_TASK;
   }
 }

@@ -7,6 +7,7 @@ import type { Backplane } from './backplane.js';
 import type { RequestStateStore } from './modern/request-state-store.js';
 import type { EventStore, SessionStore } from './session-store.js';
 import type { Secret, SecretRing } from './modern/secret-ring.js';
+import type { TaskStore } from '../extensions/tasks/store.js';
 
 export interface Cluster {
   /** Registry changes and resource updates, delivered to every instance's sessions and listen streams. */
@@ -26,4 +27,6 @@ export interface Cluster {
   readonly sessions?: SessionStore;
   /** Where SSE events are kept so a client resumes its stream on any instance (the HTTP transport's default `eventStore`). */
   readonly events?: EventStore;
+  /** Task records (tasks extension, both designs): a task created on one instance is read, updated and cancelled on any. */
+  readonly tasks?: TaskStore;
 }

@@ -261,6 +261,8 @@ export class Core implements ServerCore {
         sendTo(session, { jsonrpc: '2.0', method });
       }
       this.hub.listChanged(event.kind);
+    } else if (event.type === 'topic') {
+      this.hub.topic(event.topic, event.notification);
     } else {
       for (const session of this.sessions.values()) {
         if (session.initialized && session.toldHere && session.subscriptions?.has(event.uri)) {
@@ -286,6 +288,7 @@ export class Core implements ServerCore {
 
   /** Ends this instance's sessions; shared ones (cluster) it only lets go of: other instances serve them on. */
   close(): void {
+    this.services.extensions.close();
     this.unsubscribe();
     this.unsubscribeSignals?.();
     this.hub.endAll();

@@ -28,9 +28,28 @@ export type {
   ClientView,
   SessionHandle,
   AuthInfo,
+  TaskHandle,
 } from './context.js';
 export type { SessionHooks, SessionOptions } from './session-hooks.js';
-export type { ToolConfig, ToolHandler, ToolReturn, StructuredReturn, ToolErrorResult } from './features/tools.js';
+export type {
+  ToolConfig,
+  ToolHandler,
+  ToolReturn,
+  StructuredReturn,
+  ToolErrorResult,
+  TaskSupport,
+  ToolTaskOptions,
+} from './features/tools.js';
+// Extensions (extension.ts) and the built-in tasks extension (src/extensions/tasks).
+export type { ServerExtension, ExtensionMethod, ExtensionHost, CallSite, ListenGrant, ToolCallHook } from './extension.js';
+export { verbatim, clientDeclares } from './extension.js';
+export type { TasksOptions } from '../extensions/tasks/extension.js';
+export type { TaskStore, TaskRecord, TaskStatus, TaskChange, TaskSignal, TaskError } from '../extensions/tasks/store.js';
+export { InMemoryTaskStore } from '../extensions/tasks/memory-store.js';
+export type { InMemoryTaskStoreOptions } from '../extensions/tasks/memory-store.js';
+export type { AppToolConfig, AppToolPatch, AppToolRegistration, AppUi, AppHtml } from '../extensions/apps/app-tool.js';
+export type { AppCsp, AppPermissions, AppResourceMeta, AppToolMeta, AppVisibility } from '../extensions/apps/wire.js';
+export { APPS_EXTENSION, APP_MIME_TYPE } from '../extensions/apps/wire.js';
 export { toolError } from './features/tools.js';
 export { ToolError } from './features/tool-error.js';
 export type { ServerLimits } from './limits.js';
@@ -56,3 +75,13 @@ export type {
 export { LocalBackplane } from './backplane.js';
 export { McpError, JanusError, ErrorCode, UrlElicitationRequiredError } from '../protocol/errors.js';
 export type { UrlElicitation } from '../protocol/errors.js';
+export { readSkillDirectory, SKILLS_EXTENSION } from '../extensions/skills/index.js';
+export type {
+  SkillsOptions,
+  SkillRegistration,
+  SkillFiles,
+  SkillFileContent,
+  SkillEntry,
+  SkillResourceEntry,
+  SkillFrontmatter,
+} from '../extensions/skills/index.js';

@@ -32,6 +32,21 @@ import type { CacheableMethod, ServerConfig } from './services.js';
 import type { SessionHandle } from './context.js';
 import type { SessionHooks, SessionOptions } from './session-hooks.js';
 import type { ServerCore } from './transport-seam.js';
+import { Extensions, type ServerExtension } from './extension.js';
+import { TasksExtension, type TasksOptions } from '../extensions/tasks/extension.js';
+import { EXTENSION_ID as TASKS } from '../extensions/tasks/wire.js';
+import { taskOptions } from './features/tools.js';
+import type { Call } from './call.js';
+import { registerAppTool, type AppToolConfig, type AppToolRegistration } from '../extensions/apps/app-tool.js';
+import {
+  SkillsExtension,
+  SKILLS_EXTENSION,
+  serveSkillDirectory,
+  serveSkillsDirectory,
+  type SkillFiles,
+  type SkillRegistration,
+  type SkillsOptions,
+} from '../extensions/skills/index.js';
 
 export interface ServerOptions {
   name: string;
@@ -60,6 +75,12 @@ export interface ServerOptions {
    * `backplane` or `requestState` say otherwise.
    */
   cluster?: Cluster;
+  /**
+   * The tasks extension (docs/extensions.md §Tasks): where task records live, default lifetime
+   * and polling interval. It is added with the first tool that declares `task` support; giving
+   * this adds it at once (and advertises it with no such tool yet).
+   */
+  tasks?: TasksOptions;
   /** The server's limits, each with its default (JSON depth, requests in flight, listen streams, MRTR rounds, …). */
   limits?: ServerLimits;
   /**
@@ -82,6 +103,8 @@ export interface ServerOptions {
    * Requests are logged by the `logRequests` middleware, not here. See `consoleLogger`.
    */
   logger?: Logger;
+  /** The Skills extension's page size and 2026-07-28 cache hint (`skill`, `skills`; SEP-2640). */
+  skills?: SkillsOptions;
 }
 
 /** A registered definition; changing or removing it tells connected clients. */
@@ -95,8 +118,11 @@ const CORE = Symbol('janus.core');
 export class Server {
   private readonly registry = new Registry();
   private readonly middleware = new MiddlewareStack();
+  private readonly extensions: Extensions;
   private readonly [CORE]: Core;
   private closed = false;
+  private readonly skillsOptions: SkillsOptions | undefined;
+  private readonly tasksOptions: TasksOptions;
 
   constructor(options: ServerOptions) {
     if (!options?.name || !options.version) throw new JanusError('REGISTRATION', 'createServer needs { name, version }');
@@ -107,12 +133,22 @@ export class Server {
     if (options.icons !== undefined) info.icons = options.icons;
     const problem = jsonProblem(info) ?? (options.instructions === undefined ? undefined : jsonProblem(options.instructions));
     if (problem) throw new JanusError('REGISTRATION', `createServer: the server's info cannot be sent: ${problem}`);
+    this.skillsOptions = options.skills;
+    const extensions = (this.extensions = new Extensions({
+      publish: (topic, notification) => this[CORE].publish({ type: 'topic', topic, notification }),
+      reportError: (e) => config.onError(e),
+    }));
     const config: ServerConfig = {
       info,
       instructions: options.instructions,
       registry: this.registry,
       // The features report a handler's unexpected failure where the core does (read at each report).
-      ops: new Operations(this.registry, { pageSize: options.pageSize, reportError: (e) => config.onError(e) }),
+      ops: new Operations(this.registry, {
+        pageSize: options.pageSize,
+        reportError: (e) => config.onError(e),
+        // The dispatchers hand every feature a `Call`; extensions read its site through it.
+        toolCall: (tool, params, ctx, run) => (extensions.size === 0 ? undefined : extensions.callTool(tool, ctx as Call, params, run)),
+      }),
       codec: new RequestStateCodec(requestStateOptions(options)),
       backplane: options.backplane ?? options.cluster?.backplane ?? new LocalBackplane(),
       eras: { legacy: options.eras?.legacy ?? true, modern: options.eras?.modern ?? true },
@@ -120,6 +156,7 @@ export class Server {
       cache: options.cache ?? {},
       limits: resolveLimits(options.limits),
       middleware: this.middleware,
+      extensions,
       sessions: options.sessions,
       shared: options.cluster?.sessions ? { store: options.cluster.sessions, events: options.cluster.events } : undefined,
       onError: options.onError ?? (options.logger ? errorReporter(options.logger) : (e) => console.error('[janus-mcp]', e)),
@@ -127,6 +164,8 @@ export class Server {
     };
     this[CORE] = new Core(config);
     this.registry.onChange = (kind) => this[CORE].publish({ type: 'list_changed', kind });
+    this.tasksOptions = { store: options.cluster?.tasks, ...options.tasks };
+    if (options.tasks !== undefined) this.extensions.add(new TasksExtension(this.tasksOptions));
   }
 
   /**
@@ -170,7 +209,22 @@ export class Server {
   tool(name: string, handler: ToolHandler): Registration<ToolConfig<undefined, undefined>>;
   tool(name: string, a: ToolConfig | AnyToolHandler, b?: AnyToolHandler): Registration<ToolConfig> {
     const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
-    return this.register('tools', name, (c: ToolConfig) => defineTool(name, c, handler), config);
+    const registration = this.register('tools', name, (c: ToolConfig) => defineTool(name, c, handler), config);
+    this.tasksFor(config);
+    return {
+      update: (patch) => {
+        registration.update(patch);
+        this.tasksFor(patch);
+      },
+      remove: registration.remove,
+    };
+  }
+
+  /** The tasks extension comes with the first tool that can run as a task. */
+  private tasksFor(config: Partial<ToolConfig>): void {
+    if (config.task !== undefined && taskOptions(config).support !== 'forbidden' && !this.extensions.has(TASKS)) {
+      this.extensions.add(new TasksExtension(this.tasksOptions));
+    }
   }
 
   /**
@@ -197,6 +251,31 @@ export class Server {
   /** Registers an RFC 6570 resource template; `read` gets the URI and its variables. */
   resourceTemplate(uriTemplate: string, config: TemplateConfig, read: TemplateReader): Registration<TemplateConfig> {
     return this.register('templates', uriTemplate, (c: TemplateConfig) => defineTemplate(uriTemplate, c, read), config);
+  }
+
+  /**
+   * Registers a tool with its interactive UI (MCP Apps, docs/extensions.md §Apps): the tool links
+   * to `ui.uri` (`ui://…`) in `_meta.ui.resourceUri`, the HTML is served there as
+   * `text/html;profile=mcp-app` with its csp, permissions, domain and prefersBorder in `_meta.ui`,
+   * and the server advertises `io.modelcontextprotocol/ui`. `update` and `remove` handle both.
+   *
+   * ```ts
+   * server.appTool('clock', { ui: { uri: 'ui://clock/view.html', html: '<!doctype html>…' } }, () => new Date().toISOString());
+   * ```
+   */
+  appTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: AppToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
+  ): AppToolRegistration<AppToolConfig<I, O>> {
+    const host = {
+      tool: (n: string, c: ToolConfig, h: AnyToolHandler) => this.register('tools', n, (x: ToolConfig) => defineTool(n, x, h), c),
+      resource: (u: string, c: ResourceConfig, r: ResourceReader) =>
+        this.register('resources', u, (x: ResourceConfig) => defineResource(u, x, r), c),
+      hasResource: (u: string) => this.registry.resources.has(u),
+      extensions: this.extensions,
+    };
+    return registerAppTool(host, name, config as AppToolConfig, handler as AnyToolHandler) as AppToolRegistration<AppToolConfig<I, O>>;
   }
 
   /**
@@ -229,6 +308,50 @@ export class Server {
     else if (typeof a === 'string' && a) this.middleware.add(a, b as Middleware);
     else throw new TypeError('server.use(middleware) or server.use(method, middleware)');
     return this;
+  }
+
+  /**
+   * Adds an extension (extension.ts): its methods, capabilities, tool-call hook and listen
+   * topics. The built-in ones come in by their own calls (`tool` with `task`, `skill`, `appTool`).
+   */
+  extend(extension: ServerExtension): this {
+    this.extensions.add(extension);
+    return this;
+  }
+
+  /**
+   * Serves a skill (SEP-2640) at a skill path (`git-workflow`, `acme/billing/refunds`): its
+   * files become resources `skill://<path>/<file>`, and `skills/list`, `skills/get` and
+   * `resources/directory/read` answer for it. From memory it is served at once; from a
+   * directory on disk once the returned promise resolves. A skill that breaks SEP-2640's rules
+   * (no SKILL.md with `name` and `description`, `name` not the final path segment, over the
+   * limits) is refused with a `REGISTRATION` error.
+   *
+   * ```ts
+   * server.skill('git-workflow', { files: { 'SKILL.md': '---\nname: git-workflow\ndescription: Our Git conventions\n---\n...' } });
+   * await server.skill('acme/billing/refunds', './skills/refunds');
+   * ```
+   */
+  skill(path: string, source: SkillFiles): SkillRegistration;
+  skill(path: string, directory: string): Promise<SkillRegistration>;
+  skill(path: string, source: SkillFiles | string): SkillRegistration | Promise<SkillRegistration> {
+    const skills = this.skillsExtension();
+    return typeof source === 'string' ? serveSkillDirectory(skills, path, source) : skills.add(path, source);
+  }
+
+  /** Serves every skill under a directory: each subdirectory holding a SKILL.md, at its relative path; all or none. */
+  skills(directory: string): Promise<SkillRegistration[]> {
+    return serveSkillsDirectory(this.skillsExtension(), directory);
+  }
+
+  /** The Skills extension, added on first use. */
+  private skillsExtension(): SkillsExtension {
+    const added = this.extensions.get<SkillsExtension>(SKILLS_EXTENSION);
+    if (added !== undefined) return added;
+    const host = { resource: this.resource.bind(this), resourceUpdated: this.resourceUpdated.bind(this) };
+    const skills = new SkillsExtension(host, this.skillsOptions);
+    this.extend(skills);
+    return skills;
   }
 
   /** Tells subscribers (legacy `resources/subscribe`, modern `subscriptions/listen`) that a resource changed. */

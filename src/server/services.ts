@@ -16,6 +16,7 @@ import type { MiddlewareStack } from './middleware.js';
 import { ListenHub } from './modern/listen.js';
 import type { RequestStateCodec } from './modern/request-state.js';
 import type { Registry } from './registry.js';
+import type { Extensions } from './extension.js';
 import type { SessionOptions } from './session-hooks.js';
 import { pick } from './shape.js';
 
@@ -28,6 +29,8 @@ export interface ServerServices {
   readonly limits: ResolvedLimits;
   /** The middleware around every inbound message (middleware.ts). */
   readonly middleware: MiddlewareStack;
+  /** The extensions the server was given (extension.ts), consulted after the core's own methods. */
+  readonly extensions: Extensions;
   /** Capabilities as of now, in the wire shape of `v`. */
   capabilities(v: ProtocolVersion): ServerCapabilities;
   reportError(error: unknown): void;
@@ -54,6 +57,7 @@ export interface ServerConfig {
   cache: Partial<Record<CacheableMethod, CacheHint>>;
   limits: ResolvedLimits;
   middleware: MiddlewareStack;
+  extensions: Extensions;
   /** Legacy session hooks and pings (`ServerOptions.sessions`). */
   sessions?: SessionOptions;
   /** A cluster's shared legacy sessions and SSE events (`Cluster.sessions`, `Cluster.events`). */
@@ -74,6 +78,7 @@ export class Services implements ServerServices {
   readonly codec: RequestStateCodec;
   readonly limits: ResolvedLimits;
   readonly middleware: MiddlewareStack;
+  readonly extensions: Extensions;
   /** The `subscriptions/listen` streams of this instance. */
   readonly hub = new ListenHub();
   readonly infoMeta: Meta;
@@ -88,6 +93,7 @@ export class Services implements ServerServices {
     this.codec = config.codec;
     this.limits = config.limits;
     this.middleware = config.middleware;
+    this.extensions = config.extensions;
   }
 
   reportError(error: unknown): void {
@@ -100,9 +106,11 @@ export class Services implements ServerServices {
 
   capabilities(v: ProtocolVersion): ServerCapabilities {
     const registry = this.config.registry;
-    if (this.capsVersion !== registry.version) {
+    // Either kind of change moves the sum: both only ever grow.
+    const version = registry.version + this.extensions.version;
+    if (this.capsVersion !== version) {
       this.capsCache.clear();
-      this.capsVersion = registry.version;
+      this.capsVersion = version;
     }
     let caps = this.capsCache.get(v);
     if (!caps) this.capsCache.set(v, (caps = this.buildCapabilities(v)));
@@ -119,7 +127,12 @@ export class Services implements ServerServices {
     caps.logging = {};
     if (prompts.size || templates.size || extra.completions) caps.completions = {};
     if (extra.experimental) caps.experimental = extra.experimental;
-    if (extra.extensions) caps.extensions = extra.extensions;
+    if (extra.extensions) caps.extensions = { ...extra.extensions };
+    for (const e of this.extensions.all) {
+      const settings = e.settings?.();
+      if (settings !== undefined) caps.extensions = { ...caps.extensions, [e.id]: settings };
+      e.capabilities?.(v, caps);
+    }
     return pick('ServerCapabilities', v, caps);
   }
 }

@@ -33,7 +33,16 @@ const isOAuthLibrary = (e: Edge) => e.external && (e.to === 'jose' || e.to.start
 /** The entry points src/redis may build on (besides `redis`). */
 const REDIS_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts']);
 
+/** The server files that may name a built-in extension: the facade (`server.tool` with `task`, `skill`, `appTool`), the public entry, the cluster's bag of stores. */
+const SERVER_FILES_NAMING_EXTENSIONS = new Set(['src/server/server.ts', 'src/server/index.ts', 'src/server/cluster.ts']);
+
 const RULES: readonly Rule[] = [
+  {
+    name: 'core imports an extension',
+    why: 'the dispatch core knows no extension by name (DESIGN.md §Around the core): extensions plug into src/server/extension.ts',
+    applies: (from) => under('src/server')(from) && !SERVER_FILES_NAMING_EXTENSIONS.has(from),
+    forbidden: (e) => under('src/extensions')(e.to),
+  },
   {
     name: 'modern imports legacy',
     why: 'removing legacy support must delete one folder (DESIGN.md §Era dispatch)',
@@ -275,6 +284,9 @@ describe('the layering check itself', () => {
       { ...edge('src/auth/client/b.ts', 'node:http', true), kind: 'dynamic' },
       edge('src/client/a.ts', 'src/auth/client/index.ts'),
       edge('src/client/a.ts', 'src/auth/client/flow.ts'),
+      edge('src/server/modern/a.ts', 'src/extensions/tasks/b.ts'),
+      edge('src/server/server.ts', 'src/extensions/tasks/b.ts'),
+      edge('src/extensions/tasks/a.ts', 'src/server/call.ts'),
     ]);
     assert.deepEqual(found, [
       'OAuth libraries reached outside auth: src/server/a.ts → jose',
@@ -287,6 +299,7 @@ describe('the layering check itself', () => {
       'auth server imports beyond the public entries: src/auth/server/a.ts → node:crypto',
       'auth server imports beyond the public entries: src/auth/server/a.ts → src/server/core.ts',
       'client imports auth internals: src/client/a.ts → src/auth/client/flow.ts',
+      'core imports an extension: src/server/modern/a.ts → src/extensions/tasks/b.ts',
       'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
       'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
       'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',

@@ -252,8 +252,9 @@ export class HttpPeer {
 
   /** The request metadata headers of 2026-07-28 (streamable-http.mdx §Standard Request Headers). */
   modernHeaders(body: Msg): Record<string, string | undefined> {
-    const name = body.params?.name ?? body.params?.uri;
-    const named = ['tools/call', 'prompts/get', 'resources/read'].includes(body.method);
+    // The tasks extension's methods name their task (ext-tasks §Streamable HTTP: Routing Headers).
+    const name = body.params?.name ?? body.params?.uri ?? body.params?.taskId;
+    const named = ['tools/call', 'prompts/get', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel'].includes(body.method);
     return { 'mcp-protocol-version': MODERN, 'mcp-method': body.method, 'mcp-name': named && typeof name === 'string' ? name : undefined };
   }
 

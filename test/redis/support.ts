@@ -109,14 +109,14 @@ export interface Instance {
 }
 
 /**
- * `n` instances of one server definition (`define` builds it around the cluster it is given),
+ * `n` instances of one server definition (`define` builds it around the cluster it is given, and its index),
  * all on `url` under `prefix` (with `options`, e.g. `onError`), each served on its own 127.0.0.1 port.
  */
 export async function startInstances(
   n: number,
   url: string,
   prefix: string,
-  define: (cluster: RedisCluster) => Server,
+  define: (cluster: RedisCluster, index: number) => Server,
   options: Omit<RedisClusterOptions, 'url' | 'prefix'> = {},
 ): Promise<{ instances: Instance[]; close(): Promise<void> }> {
   const instances: Instance[] = [];
@@ -133,7 +133,7 @@ export async function startInstances(
     for (let i = 0; i < n; i++) {
       const cluster = await redisCluster({ ...options, url, prefix });
       try {
-        instances.push({ served: await serve(define(cluster)), cluster });
+        instances.push({ served: await serve(define(cluster, i)), cluster });
       } catch (error) {
         await cluster.close();
         throw error;

@@ -21,8 +21,17 @@ export function serverCapabilities(v: string): Record<string, unknown> {
     logging: {},
   };
   if (v >= '2025-03-26') caps.completions = {};
+  // The fixture's task tools (examples/everything/tasks.ts): 2025-11-25's core tasks, the 2026 extension.
+  if (v === '2025-11-25') caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  if (v >= '2026-07-28') caps.extensions = { ...FIXTURE_EXTENSIONS };
   return caps;
 }
+
+/** The extensions the fixture declares on 2026-07-28, with their settings. */
+export const FIXTURE_EXTENSIONS: Readonly<Record<string, unknown>> = {
+  'io.modelcontextprotocol/tasks': {},
+  'io.modelcontextprotocol/skills': { directoryRead: true },
+};
 
 /** The initialize result of a handshake revision (`serverInfo.title` from 2025-06-18). */
 export function initializeResult(v: string): Record<string, unknown> {

@@ -149,8 +149,50 @@ const FORMATS = {
   byte: true,
 } as const;
 
-/** Extension result types the core schema cannot validate (mirrors the referee: only the generic envelope applies). */
-const EXTENSION_RESULT_TYPES = new Set(['task']);
+/** Extension result types the core schema cannot validate: checked against their extension's schema (below). */
+const EXTENSION_RESULT_TYPES = new Map([['task', 'CreateTaskResult']]);
+
+/**
+ * Methods extensions add, which no core schema defines (a revision whose schema has one, like
+ * 2025-11-25's experimental `tasks/*`, checks it there). The tasks extension's are checked
+ * against its official schema (spec/extensions/tasks/schema.json); the skills extension has no
+ * schema file, so only the JSON-RPC envelope applies to its methods.
+ */
+const EXTENSION_METHODS: Readonly<Record<string, { request?: string; result?: string; notification?: string }>> = {
+  'tasks/get': { request: 'GetTaskRequest', result: 'GetTaskResult' },
+  'tasks/update': { request: 'UpdateTaskRequest', result: 'UpdateTaskResult' },
+  'tasks/cancel': { request: 'CancelTaskRequest', result: 'CancelTaskResult' },
+  'notifications/tasks': { notification: 'TaskStatusNotification' },
+  'skills/list': {},
+  'skills/get': {},
+  'resources/directory/read': {},
+};
+
+let tasksAjv: { ajv: Ajv2020; compiled: Map<string, ValidateFunction> } | undefined;
+
+/** Errors of `value` against `definition` of the tasks extension's schema. */
+function tasksSchemaErrors(definition: string, value: unknown, path: string): string[] {
+  if (tasksAjv === undefined) {
+    const root = findRepoRoot();
+    if (root === undefined) throw new Error('repository root not found (spec/extensions/tasks/schema.json)');
+    const ajv = new Ajv2020({ strict: false, allErrors: true, formats: FORMATS });
+    ajv.addSchema(JSON.parse(readFileSync(join(root, 'spec/extensions/tasks/schema.json'), 'utf8')), 'tasks-extension');
+    tasksAjv = { ajv, compiled: new Map() };
+  }
+  let fn = tasksAjv.compiled.get(definition);
+  if (fn === undefined) {
+    fn = tasksAjv.ajv.getSchema(`tasks-extension#/$defs/${definition}`);
+    if (fn === undefined) throw new Error(`the tasks extension's schema has no definition ${definition}`);
+    tasksAjv.compiled.set(definition, fn);
+  }
+  if (fn(value)) return [];
+  return formatAjvErrors('tasks extension', definition, path, fn.errors ?? []);
+}
+
+/** Exported for tests of the tasks extension: errors of `value` as `definition` (e.g. `CreateTaskResult`). */
+export function tasksExtensionErrors(definition: string, value: unknown): string[] {
+  return tasksSchemaErrors(definition, value, '');
+}
 
 // ---------------------------------------------------------------------------
 // Locating the schema folder
@@ -547,6 +589,11 @@ function checkResult(schema: RevisionSchema, side: Side, message: Json, opts: Ch
     return errors;
   }
   const defs = schema.resultDefinitions(method, side);
+  const extension = defs === undefined ? EXTENSION_METHODS[method] : undefined;
+  if (extension !== undefined) {
+    if (extension.result !== undefined) errors.push(...tasksSchemaErrors(extension.result, result, '/result'));
+    return errors;
+  }
   if (defs === undefined) {
     const other: Side = side === 'server' ? 'client' : 'server';
     const none = side === 'client' && schema.methods.serverRequests.size === 0 ? ` (${rev} defines no server-to-client requests)` : '';
@@ -557,8 +604,10 @@ function checkResult(schema: RevisionSchema, side: Side, message: Json, opts: Ch
   }
 
   const resultType = isObject(result) ? result.resultType : undefined;
-  if (typeof resultType === 'string' && EXTENSION_RESULT_TYPES.has(resultType)) {
-    // Extension result (tasks extension): the core schema has no definition for it; only the envelope applies.
+  const extensionResult = typeof resultType === 'string' ? EXTENSION_RESULT_TYPES.get(resultType) : undefined;
+  if (extensionResult !== undefined) {
+    // Extension result (tasks extension): the core schema has no definition for it; the extension's has.
+    errors.push(...tasksSchemaErrors(extensionResult, result, '/result').map((e) => `${e} (result of "${method}")`));
     return errors;
   }
 
@@ -642,6 +691,12 @@ function checkSingle(schema: RevisionSchema, side: Side, message: unknown, opts:
         ? schema.methods.serverNotifications
         : schema.methods.clientNotifications;
     const def = table.get(method);
+    const extension = def === undefined ? EXTENSION_METHODS[method] : undefined;
+    if (extension !== undefined) {
+      const definition = isRequest ? extension.request : extension.notification;
+      if (definition !== undefined) errors.push(...tasksSchemaErrors(definition, message, ''));
+      return dedupe(errors);
+    }
     if (def === undefined) {
       const kind = `${side} ${isRequest ? 'request' : 'notification'}`;
       const none = isRequest && side === 'server' && table.size === 0 ? `; ${rev} defines no server-to-client requests` : '';

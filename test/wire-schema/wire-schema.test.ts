@@ -273,10 +273,13 @@ test('2026-07-28: InputRequiredResult for tools/call, prompts/get, resources/rea
   );
   // … although the schema's own union (CallToolResultResponse) accepts it via InputRequiredResult.
   assert.deepEqual(v.checkServerMessage(MODERN, hollow, { requestMethod: 'tools/call', literalResultUnions: true }), []);
-  // Extension result type "task": only the envelope applies (as in the referee).
-  assert.deepEqual(
-    v.checkServerMessage(MODERN, { jsonrpc: '2.0', id: 1, result: { resultType: 'task', taskId: 't' } }, { requestMethod: 'tools/call' }),
-    [],
+  // Extension result type "task": checked against the tasks extension's own schema (spec/extensions/tasks).
+  const task = { resultType: 'task', taskId: 't', status: 'working', createdAt: 'x', lastUpdatedAt: 'x', ttlMs: 1000 };
+  assert.deepEqual(v.checkServerMessage(MODERN, { jsonrpc: '2.0', id: 1, result: task }, { requestMethod: 'tools/call' }), []);
+  const { ttlMs: _, ...noTtl } = task;
+  assert.match(
+    v.checkServerMessage(MODERN, { jsonrpc: '2.0', id: 1, result: noTtl }, { requestMethod: 'tools/call' }).join('\n'),
+    /CreateTaskResult at \/result: must have required property 'ttlMs'/,
   );
 });
 

@@ -41,6 +41,16 @@ export interface OperationsOptions {
   pageSize: number | undefined;
   /** Where a handler's unexpected failure is reported in full (the server's `onError`); the wire gets a masked one. */
   reportError(error: unknown): void;
+  /**
+   * Extensions' hook around tool calls (extension.ts `ToolCallHook`): runs the call its own way
+   * (as a task) or returns undefined. `run` is the plain call with another context.
+   */
+  toolCall?(
+    tool: ToolEntry,
+    params: Params,
+    ctx: RequestContext,
+    run: (ctx: RequestContext) => Promise<object>,
+  ): object | Promise<object> | undefined;
 }
 
 /**
@@ -141,6 +151,17 @@ export class Operations {
    * value comes back, and the modern dispatcher then skips its input-required machinery.
    */
   callTool(params: Params, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
+    const hook = this.options.toolCall;
+    if (hook === undefined) return this.plainCall(params, ctx);
+    const name = params.name;
+    const tool = typeof name === 'string' ? this.registry.tools.get(name) : undefined;
+    if (tool === undefined) return this.plainCall(params, ctx);
+    const taken = hook(tool, params, ctx, async (other) => this.plainCall(params, other));
+    // A task's CreateTaskResult stands where the tool's result would (extension.ts `verbatim`).
+    return (taken ?? this.plainCall(params, ctx)) as CallToolResult | Promise<CallToolResult>;
+  }
+
+  private plainCall(params: Params, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a tool name');
     const tool = this.registry.tools.get(name);

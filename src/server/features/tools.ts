@@ -63,6 +63,38 @@ export interface ToolConfig<
    * naming them. Ignored where the transport authenticates nobody (stdio, HTTP without `auth`).
    */
   scopes?: string[];
+  /**
+   * Whether the tool runs as a task (the tasks extension; docs/extensions.md §Tasks): `'optional'`
+   * (when the client can take one) or `'required'` (clients that cannot are refused); absent or
+   * `'forbidden'`: never. 2025-11-25 advertises it as `execution.taskSupport`; on 2026-07-28 the
+   * server decides, and creates a task whenever the request declares the extension.
+   */
+  task?: TaskSupport | ToolTaskOptions;
+}
+
+/** basic/utilities/tasks.mdx §Tool-Level Negotiation. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+export interface ToolTaskOptions {
+  support: TaskSupport;
+  /**
+   * When the task begins: `'call'` (default), before the handler runs; `'handler'`, when the
+   * handler calls `ctx.startTask()`. What the handler asks before that is the request's own
+   * (an input_required round on 2026-07-28), so it can gather input before it goes async.
+   * A 2025-11-25 client asks for the task up front: there it begins at the call either way.
+   */
+  start?: 'call' | 'handler';
+  /** The task's lifetime from creation (default: the extension's, one hour); a 2025-11-25 client's `ttl` is honoured up to it. */
+  ttlMs?: number;
+  /** How often clients should poll (default: the extension's, one second). */
+  pollIntervalMs?: number;
+}
+
+/** A tool's task options, whichever way they were written. */
+export function taskOptions(config: ToolConfig): ToolTaskOptions {
+  const task = config.task;
+  if (task === undefined) return { support: 'forbidden' };
+  return typeof task === 'string' ? { support: task } : task;
 }
 
 /**
@@ -98,6 +130,10 @@ export function defineTool(name: string, config: ToolConfig, handler: AnyToolHan
   if (typeof handler !== 'function') throw new JanusError('REGISTRATION', `tool "${name}" needs a handler function`);
   const input = config.input ? compileSchema(config.input, `tool "${name}" input`) : NO_ARGUMENTS;
   const output = config.output ? compileSchema(config.output, `tool "${name}" output`, 'output') : undefined;
+  const support = taskOptions(config).support;
+  if (!['forbidden', 'optional', 'required'].includes(support)) {
+    throw new JanusError('REGISTRATION', `tool "${name}": task support must be 'forbidden', 'optional' or 'required'`);
+  }
   const headers = readHeaderParams(input.json);
   if (!headers.ok) throw new JanusError('REGISTRATION', `tool "${name}": ${headers.reason}`);
   const wire = wireDefinition<Tool>(`tool "${name}"`, {
@@ -108,6 +144,7 @@ export function defineTool(name: string, config: ToolConfig, handler: AnyToolHan
     outputSchema: output?.json,
     annotations: config.annotations,
     icons: config.icons,
+    execution: support === 'forbidden' ? undefined : { taskSupport: support },
     _meta: config._meta,
   });
   return { name, config, input, output, headerParams: headers.params, handler, wire };

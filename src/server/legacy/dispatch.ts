@@ -34,6 +34,7 @@ import {
 import { ToolError } from '../features/tool-error.js';
 import { toolError } from '../features/tools.js';
 import { Exchange, runChain } from '../middleware.js';
+import { isVerbatim } from '../extension.js';
 import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
 import type { ListKind } from '../registry.js';
@@ -198,7 +199,8 @@ function answer(
     throw new McpError(ErrorCode.InvalidRequest, `Session not initialized: ${why}`);
   }
   const entry = SESSION_ROUTES.get(req.method);
-  if (!entry || (entry.need && !offers(server, entry.need, v))) {
+  const extension = entry === undefined ? server.extensions.route(req.method, v) : undefined;
+  if ((!entry && !extension) || (entry?.need && !offers(server, entry.need, v))) {
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${quoted(req.method)}`);
   }
   const ctx = new Call({
@@ -215,13 +217,14 @@ function answer(
     asker: new SessionAsker(session, inbound, cancel),
     state,
     session: () => handleOf(session),
+    legacySession: session,
   });
-  return entry.run(server, session, params, ctx);
+  return entry ? entry.run(server, session, params, ctx) : extension!.method.run(params, ctx, ctx.site);
 }
 
-/** A result in the wire shape of the session's revision (initialize and ping answer as they are). */
+/** A result in the wire shape of the session's revision (initialize, ping and extensions' own results answer as they are). */
 function shaped(method: string, v: LegacyVersion | undefined, result: object): Result {
-  const entry = SESSION_ROUTES.get(method);
+  const entry = isVerbatim(result) ? undefined : SESSION_ROUTES.get(method);
   return asWireResult(entry && v !== undefined ? entry.shape(v, result) : result);
 }
 

@@ -11,6 +11,7 @@ import { clientCan, isAnswer, type AskAnswers, type AskMethod, type AskParams, t
 import type { AskOptions } from '../context.js';
 import { isObject } from '../guards.js';
 import type { Inbound } from '../transport-seam.js';
+import { clientRunsAsTask, requestAsTask } from './client-task.js';
 import type { Session } from './session.js';
 
 /** 2025-06-18 `PrimitiveSchemaDefinition`: flat properties of primitive types; multi-select arrived in 2025-11-25. */
@@ -66,7 +67,20 @@ export class SessionAsker implements Asker {
     // `mode` came with URL elicitation.
     const sent =
       method === 'elicitation/create' && wire.mode === undefined && rev.features.urlElicitation ? { mode: 'form', ...wire } : wire;
-    const answer = await session.request(method, sent, this.via, this.cancel?.signal, options?.timeoutMs);
+    // 2025-11-25: asked to, and the client runs this kind of request as a task: the answer is the task's outcome.
+    const asTask = options?.task !== undefined && options.task !== false && rev.experimental.serverRequests.has('tasks/get');
+    const answer =
+      asTask && clientRunsAsTask(session, method)
+        ? await requestAsTask(
+            session,
+            method,
+            sent,
+            typeof options.task === 'object' ? options.task.ttlMs : undefined,
+            this.via,
+            this.cancel?.signal,
+            options.timeoutMs,
+          )
+        : await session.request(method, sent, this.via, this.cancel?.signal, options?.timeoutMs);
     if (!isAnswer(method, answer)) throw refuse(`the client's answer to ${method} does not have the shape its result needs`);
     return answer;
   }

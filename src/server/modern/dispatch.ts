@@ -36,6 +36,7 @@ import {
   shapeToolList,
 } from '../shape.js';
 import { Exchange, isInputRequired, runChain, type Middleware } from '../middleware.js';
+import { clientDeclares, isVerbatim } from '../extension.js';
 import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
@@ -197,17 +198,48 @@ function answer(
   state: Record<string, unknown> | undefined,
 ): object | Promise<object> {
   const entry = MODERN_ROUTES.get(req.method);
-  if (!entry || (entry.need && !(entry.need in server.capabilities(env.version)))) {
+  if (!entry) return extensionAnswer(server, req, params, env, inbound, cancel, state);
+  if (entry.need && !(entry.need in server.capabilities(env.version))) {
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${quoted(req.method)}`);
   }
   if (!entry.target) return entry.run(server, params, requestContext(req, env, inbound, cancel, NO_ASKS, state));
   return withInput(server, req, params, env, inbound, cancel, entry.target(params), entry.run, state);
 }
 
-/** A result as 2026-07-28 sends it: shaped by its route, or an `input_required` round as it is. */
+/**
+ * A method an extension serves (extension.ts): answered -32601 when no extension has it for
+ * this revision, and -32021 when it needs the extension declared in this request's client
+ * capabilities and it is not (SEP-2575 §Missing Required Capabilities).
+ */
+function extensionAnswer(
+  server: ModernDeps,
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  state: Record<string, unknown> | undefined,
+): object | Promise<object> {
+  const found = server.extensions.route(req.method, env.version);
+  if (found === undefined) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${quoted(req.method)}`);
+  const { extension, method } = found;
+  const ctx = requestContext(req, env, inbound, cancel, NO_ASKS, state);
+  if (method.needsClientExtension && !clientDeclares(ctx.client, extension.id)) {
+    throw new McpError(
+      ErrorCode.MissingRequiredClientCapability,
+      `${req.method} needs the client to declare the ${extension.id} extension`,
+      {
+        requiredCapabilities: { extensions: { [extension.id]: {} } },
+      },
+    );
+  }
+  return method.run(params, ctx, ctx.site);
+}
+
+/** A result as 2026-07-28 sends it: shaped by its route, or as it is (an `input_required` round, an extension's own result). */
 function finished(server: ModernDeps, method: string, v: ModernVersion, outcome: object): Result {
   const entry = MODERN_ROUTES.get(method);
-  if (isInputRequired(outcome)) return withServerInfo(server, asWireResult(outcome));
+  if (isInputRequired(outcome) || isVerbatim(outcome)) return withServerInfo(server, asWireResult(outcome));
   // A middleware's answer to a method no route has: it still names its resultType (basic/index.mdx §ResultType).
   if (!entry) return withServerInfo(server, asWireResult(outcome), undefined, 'resultType' in outcome ? undefined : 'complete');
   return completed(server, entry, v, outcome);
@@ -436,5 +468,21 @@ async function listen(
     }
     filter.resourceSubscriptions = [...distinct];
   }
-  await new Promise<void>((resolve) => new Subscription(server, id, filter, inbound, inflight, resolve).start());
+  // Extensions grant their own parts (a task's status), or refuse the stream (McpError).
+  const topics: string[] = [];
+  if (server.extensions.size > 0) {
+    const client = { info: env.clientInfo, capabilities: env.capabilities };
+    const site = { era: 'modern' as const, protocolVersion: env.version, client, inbound, session: undefined };
+    try {
+      for (const e of server.extensions.all) {
+        const grant = e.listen?.(asked, client, site);
+        if (grant === undefined) continue;
+        Object.assign(filter, grant.acknowledged);
+        topics.push(...grant.topics);
+      }
+    } catch (e) {
+      return inbound.send(errorResponse(id, toWireError(e, env.version, server)));
+    }
+  }
+  await new Promise<void>((resolve) => new Subscription(server, id, filter, topics, inbound, inflight, resolve).start());
 }

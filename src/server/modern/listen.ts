@@ -4,7 +4,7 @@
  * notification carries its stream's subscription id.
  */
 import { META } from '../../protocol/meta.js';
-import { resultResponse, type JsonRpcMessage, type RequestId } from '../../protocol/jsonrpc.js';
+import { resultResponse, type JsonRpcMessage, type JsonRpcNotification, type RequestId } from '../../protocol/jsonrpc.js';
 import type { Implementation, SubscriptionFilter } from '../../protocol/types.js';
 import type { Abortable, InflightRegistry } from '../cancel.js';
 import type { ListKind } from '../registry.js';
@@ -13,6 +13,8 @@ import type { Inbound } from '../transport-seam.js';
 export interface Listener {
   readonly id: RequestId;
   readonly filter: SubscriptionFilter;
+  /** Extensions' topics it holds (extension.ts `ListenGrant`), e.g. one task's status. */
+  readonly topics: readonly string[];
   /** The channel it was opened on, so a transport shutting down can end its own streams. */
   readonly channel: Inbound;
   send(message: JsonRpcMessage): void;
@@ -23,6 +25,7 @@ export interface Listener {
 export class ListenHub {
   private readonly lists: Record<ListKind, Set<Listener>> = { tools: new Set(), prompts: new Set(), resources: new Set() };
   private readonly byUri = new Map<string, Set<Listener>>();
+  private readonly byTopic = new Map<string, Set<Listener>>();
   private readonly all = new Set<Listener>();
 
   get size(): number {
@@ -39,6 +42,11 @@ export class ListenHub {
       if (!set) this.byUri.set(uri, (set = new Set()));
       set.add(l);
     }
+    for (const topic of l.topics) {
+      let set = this.byTopic.get(topic);
+      if (!set) this.byTopic.set(topic, (set = new Set()));
+      set.add(l);
+    }
   }
 
   remove(l: Listener): void {
@@ -49,6 +57,10 @@ export class ListenHub {
     for (const uri of l.filter.resourceSubscriptions ?? []) {
       const set = this.byUri.get(uri);
       if (set?.delete(l) && set.size === 0) this.byUri.delete(uri);
+    }
+    for (const topic of l.topics) {
+      const set = this.byTopic.get(topic);
+      if (set?.delete(l) && set.size === 0) this.byTopic.delete(topic);
     }
   }
 
@@ -62,6 +74,16 @@ export class ListenHub {
     if (!set) return;
     for (const l of set)
       l.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri, _meta: { [META.subscriptionId]: l.id } } });
+  }
+
+  /** An extension's notification to the streams holding `topic`, each with its subscription id. */
+  topic(topic: string, n: JsonRpcNotification): void {
+    const set = this.byTopic.get(topic);
+    if (!set) return;
+    for (const l of set) {
+      const _meta = { ...(n.params?._meta as object | undefined), [META.subscriptionId]: l.id };
+      l.send({ jsonrpc: '2.0', method: n.method, params: { ...n.params, _meta } });
+    }
   }
 
   endAll(): void {
@@ -91,6 +113,7 @@ export class Subscription implements Listener, Abortable {
     private readonly server: ListenServer,
     readonly id: RequestId,
     readonly filter: SubscriptionFilter,
+    readonly topics: readonly string[],
     readonly channel: Inbound,
     /** stdio: `notifications/cancelled` ends it too. */
     private readonly inflight: InflightRegistry | undefined,

@@ -1,0 +1,114 @@
+/**
+ * How a running task asks its client. The 2026 extension parks the task: the request goes in
+ * the task's `inputRequests` and the answer comes by `tasks/update` (ext-tasks §Task Update
+ * Requests). 2025-11-25 sends a real server-to-client request carrying the related-task
+ * `_meta` (basic/utilities/tasks.mdx §Input Required Status), on the stream of a waiting
+ * `tasks/result` when there is one, else on the session's own channel; the task is
+ * `input_required` while it waits.
+ */
+import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
+import { clientCan, isAnswer, requiredCapability, type AskAnswers, type AskMethod, type AskParams, type Asker } from '../../server/ask.js';
+import type { AskOptions } from '../../server/context.js';
+import { SessionAsker } from '../../server/legacy/session-asker.js';
+import type { Session } from '../../server/legacy/session.js';
+import type { Inbound } from '../../server/transport-seam.js';
+import type { Running } from './running.js';
+import { RELATED_TASK } from './wire.js';
+
+const SHORT: Record<AskMethod, string> = {
+  'elicitation/create': 'elicit',
+  'sampling/createMessage': 'sample',
+  'roots/list': 'roots',
+};
+
+/** 2026 extension: asks become the task's input requests. */
+export class ParkingAsker implements Asker {
+  private seq = 0;
+
+  constructor(
+    private readonly running: Running,
+    private readonly capabilities: ClientCapabilities,
+  ) {}
+
+  ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
+    if (!clientCan(this.capabilities, method, params)) {
+      return Promise.reject(
+        new McpError(ErrorCode.MissingRequiredClientCapability, `This task needs the client capability for ${method}`, {
+          requiredCapabilities: requiredCapability(method, params),
+        }),
+      );
+    }
+    // Unique over the task's lifetime (ext-tasks: a key is never reused once answered).
+    const key = `${options?.key ?? SHORT[method]}-${this.seq++}`;
+    return this.running.park(key, { method, params: { ...params } }).then((answer) => {
+      if (!isAnswer(method, answer))
+        throw new JanusError('PROTOCOL', `the client's answer to ${method} does not have the shape its result needs`);
+      return answer;
+    });
+  }
+}
+
+/** 2025-11-25: real requests on the session, tagged with the task. */
+export class SessionTaskAsker implements Asker {
+  constructor(
+    private readonly running: Running,
+    private readonly session: Session,
+  ) {}
+
+  async ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
+    const tagged = { ...params, _meta: { ...params._meta, [RELATED_TASK]: { taskId: this.running.taskId } } } as AskParams[M];
+    await this.running.waiting(+1);
+    try {
+      // Nothing reaches the client now (Streamable HTTP without a GET stream): the task waits,
+      // input_required, for the `tasks/result` the client sends on seeing that (§Input Required Status).
+      let via = this.running.resultStream;
+      if (via === undefined && !this.session.reachable) via = await this.running.nextResultStream();
+      return await new SessionAsker(this.session, via, { signal: this.running.signal }).ask(method, tagged, options);
+    } finally {
+      await this.running.waiting(-1);
+    }
+  }
+}
+
+/**
+ * Where a 2025-11-25 task's progress and logs go: a waiting `tasks/result`'s stream, else the
+ * session's channel, tagged with the task. The original progress token stays valid for the
+ * task's lifetime (§Task Progress Notifications).
+ */
+export function sessionTaskChannel(running: Running, session: Session, origin: Inbound): Inbound {
+  return {
+    transport: origin.transport,
+    principal: origin.principal,
+    auth: origin.auth,
+    send(message: JsonRpcMessage): void {
+      if (!('method' in message)) return;
+      const params = {
+        ...message.params,
+        _meta: { ...(message.params?._meta as object | undefined), [RELATED_TASK]: { taskId: running.taskId } },
+      };
+      const tagged = { ...message, params };
+      const via = running.resultStream;
+      if (via !== undefined) via.send(tagged);
+      else session.sendUnsolicited(tagged);
+    },
+  };
+}
+
+/**
+ * Where a 2026 task's progress goes: nowhere on the wire (ext-tasks: progress and log
+ * notifications are not supported on tasks); a progress message becomes the status message.
+ */
+export function modernTaskChannel(running: Running, origin: Inbound): Inbound {
+  return {
+    transport: origin.transport,
+    principal: origin.principal,
+    auth: origin.auth,
+    send(message: JsonRpcMessage): void {
+      if (!('method' in message) || message.method !== 'notifications/progress') return;
+      const text = message.params?.message;
+      if (typeof text === 'string') running.setStatusMessage(text);
+    },
+  };
+}

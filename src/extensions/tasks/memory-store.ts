@@ -1,0 +1,154 @@
+/**
+ * The default task store: this process only. Records expire `ttlMs` after creation (ext-tasks
+ * §Task Polling: the server MAY discard a task after its TTL), checked on every read and swept
+ * in the background by an unref'd timer, so expired tasks neither answer nor pile up.
+ */
+import type { InputRequest } from '../../protocol/types.js';
+import { TERMINAL, type TaskChange, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
+
+export interface InMemoryTaskStoreOptions {
+  /** How often expired records are swept (default 60 s). */
+  sweepMs?: number;
+}
+
+interface Held {
+  record: TaskRecord;
+  /** Epoch ms after which it is gone; Infinity for `ttlMs: null`. */
+  expires: number;
+  /** Creation order, for `list` cursors. */
+  seq: number;
+}
+
+export class InMemoryTaskStore implements TaskStore {
+  readonly instanceId = '';
+  private readonly held = new Map<string, Held>();
+  private readonly handlers = new Set<(signal: TaskSignal) => void>();
+  private seq = 0;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly options: InMemoryTaskStoreOptions = {}) {}
+
+  /** Live records (for tests and stats). */
+  get size(): number {
+    return this.held.size;
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    const created = Date.parse(record.createdAt);
+    const expires = record.ttlMs === null ? Number.POSITIVE_INFINITY : created + record.ttlMs;
+    this.held.set(record.taskId, { record: copy(record), expires, seq: this.seq++ });
+    this.sweeper ??= startSweeper(this, this.options.sweepMs ?? 60_000);
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const held = this.live(taskId);
+    return held && copy(held.record);
+  }
+
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const held = this.live(taskId);
+    if (held === undefined || TERMINAL.has(held.record.status)) return undefined;
+    const r = held.record;
+    if (change.status !== undefined) r.status = change.status;
+    if (change.statusMessage !== undefined) r.statusMessage = change.statusMessage;
+    if (change.pollIntervalMs !== undefined) r.pollIntervalMs = change.pollIntervalMs;
+    // Copies, as create takes one: the caller's later edits must not reach the store.
+    if (change.result !== undefined) r.result = structuredClone(change.result);
+    if (change.error !== undefined) r.error = structuredClone(change.error);
+    if (change.ttlMs !== undefined) {
+      r.ttlMs = change.ttlMs;
+      held.expires = change.ttlMs === null ? Number.POSITIVE_INFINITY : Date.parse(r.createdAt) + change.ttlMs;
+    }
+    // A terminal task asks for nothing more.
+    if (TERMINAL.has(r.status)) delete r.inputRequests;
+    r.lastUpdatedAt = new Date().toISOString();
+    return copy(r);
+  }
+
+  async addInput(taskId: string, key: string, request: InputRequest): Promise<TaskRecord | undefined> {
+    const held = this.live(taskId);
+    if (held === undefined || TERMINAL.has(held.record.status)) return undefined;
+    const r = held.record;
+    r.inputRequests = { ...r.inputRequests, [key]: structuredClone(request) };
+    r.status = 'input_required';
+    r.lastUpdatedAt = new Date().toISOString();
+    return copy(r);
+  }
+
+  async answer(
+    taskId: string,
+    responses: Record<string, unknown>,
+  ): Promise<{ taken: Record<string, unknown>; record: TaskRecord } | undefined> {
+    const held = this.live(taskId);
+    if (held === undefined || TERMINAL.has(held.record.status)) return undefined;
+    const r = held.record;
+    const taken: Record<string, unknown> = {};
+    const pending = { ...r.inputRequests };
+    for (const [key, response] of Object.entries(responses)) {
+      if (!Object.hasOwn(pending, key)) continue;
+      Object.defineProperty(taken, key, { value: response, enumerable: true, writable: true, configurable: true });
+      delete pending[key];
+    }
+    if (Object.keys(taken).length > 0) {
+      if (Object.keys(pending).length === 0) {
+        delete r.inputRequests;
+        if (r.status === 'input_required') r.status = 'working';
+      } else {
+        r.inputRequests = pending;
+      }
+      r.lastUpdatedAt = new Date().toISOString();
+    }
+    return { taken, record: copy(r) };
+  }
+
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<{ records: TaskRecord[]; nextCursor?: string }> {
+    const after = cursor === undefined ? -1 : Number(cursor);
+    const mine = [...this.held.values()]
+      .filter((h) => h.record.owner === owner && h.seq > after && h.expires > Date.now())
+      .sort((a, b) => a.seq - b.seq);
+    const size = Math.max(1, limit); // a page of none would never advance (and had no last record for the cursor)
+    const page = mine.slice(0, size);
+    const records = page.map((h) => copy(h.record));
+    return mine.length > size ? { records, nextCursor: String(page[page.length - 1]!.seq) } : { records };
+  }
+
+  async signal(_runner: string, signal: TaskSignal): Promise<void> {
+    for (const h of this.handlers) h(signal);
+  }
+
+  onSignal(handler: (signal: TaskSignal) => void): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  close(): void {
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  /** Drops expired records; called by the sweeper. */
+  sweep(now = Date.now()): void {
+    for (const [id, h] of this.held) if (h.expires <= now) this.held.delete(id);
+  }
+
+  private live(taskId: string): Held | undefined {
+    const held = this.held.get(taskId);
+    if (held === undefined) return undefined;
+    if (held.expires <= Date.now()) {
+      this.held.delete(taskId);
+      return undefined;
+    }
+    return held;
+  }
+}
+
+function startSweeper(store: InMemoryTaskStore, every: number): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => store.sweep(), every);
+  timer.unref?.();
+  return timer;
+}
+
+/** Records are handed out as copies: a caller's edits never reach the store unasked. */
+function copy(record: TaskRecord): TaskRecord {
+  return structuredClone(record);
+}

@@ -1,0 +1,135 @@
+/**
+ * A task whose handler runs in this process: its cancellation, the asks it is parked on
+ * (2026), the `tasks/result` streams waiting on it (2025-11-25), and its status changes, which
+ * go through the runtime so that every change is stored and announced.
+ */
+import { JanusError } from '../../protocol/errors.js';
+import type { InputRequest } from '../../protocol/types.js';
+import { Cancellation } from '../../server/cancel.js';
+import type { Session } from '../../server/legacy/session.js';
+import type { Inbound } from '../../server/transport-seam.js';
+import type { TaskChange, TaskRecord } from './store.js';
+
+/** What a running task needs of the extension. */
+export interface TaskRuntime {
+  change(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
+  addInput(taskId: string, key: string, request: InputRequest): Promise<TaskRecord | undefined>;
+  /** The task ended here (settled or aborted): forget it. */
+  finished(running: Running): void;
+}
+
+interface Parked {
+  resolve(answer: unknown): void;
+  reject(error: unknown): void;
+}
+
+export class Running {
+  readonly taskId: string;
+  readonly cancel = new Cancellation();
+  /** 2025-11-25: `tasks/result` requests waiting on this task, newest last; asks go on the newest's stream. */
+  private readonly resultStreams: Inbound[] = [];
+  private readonly parked = new Map<string, Parked>();
+  /** Asks waiting for a `tasks/result` stream to be sent on. */
+  private readonly streamWaiters: Array<(inbound: Inbound) => void> = [];
+  private asking = 0;
+  private expiry: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly runtime: TaskRuntime,
+    record: TaskRecord,
+    /** 2025-11-25: the session the task belongs to (its requests and notifications go there). */
+    readonly session: Session | undefined,
+  ) {
+    this.taskId = record.taskId;
+    if (record.ttlMs !== null) {
+      // Past its lifetime the record is gone: nobody can read what the handler would produce.
+      const left = Date.parse(record.createdAt) + record.ttlMs - Date.now();
+      this.expiry = setTimeout(() => this.abort(new JanusError('TIMEOUT', `task ${this.taskId} expired`)), Math.max(0, left));
+      this.expiry.unref?.();
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.cancel.signal;
+  }
+
+  get resultStream(): Inbound | undefined {
+    return this.resultStreams.at(-1);
+  }
+
+  /** Resolves with the next `tasks/result` stream to wait on this task; rejects when the task is aborted. */
+  nextResultStream(): Promise<Inbound> {
+    if (this.cancel.aborted) return Promise.reject(this.cancel.reason);
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(this.cancel.reason);
+      this.signal.addEventListener('abort', onAbort, { once: true });
+      this.streamWaiters.push((inbound) => {
+        this.signal.removeEventListener('abort', onAbort);
+        resolve(inbound);
+      });
+    });
+  }
+
+  /** A `tasks/result` request waits on this task; returns what stops it waiting. */
+  holdResultStream(inbound: Inbound): () => void {
+    this.resultStreams.push(inbound);
+    for (const wake of this.streamWaiters.splice(0)) wake(inbound);
+    return () => {
+      const i = this.resultStreams.indexOf(inbound);
+      if (i !== -1) this.resultStreams.splice(i, 1);
+    };
+  }
+
+  /** 2026: waits for the answer to one input request, recorded on the task under `key`. */
+  park(key: string, request: InputRequest): Promise<unknown> {
+    if (this.cancel.aborted) return Promise.reject(this.cancel.reason);
+    return new Promise((resolve, reject) => {
+      // Registered before the record names it: an answer can only come after that.
+      this.parked.set(key, { resolve, reject });
+      this.runtime.addInput(this.taskId, key, request).then(
+        (after) => {
+          if (after === undefined) this.settleParked(key, undefined, new JanusError('PROTOCOL', `task ${this.taskId} is over`));
+        },
+        (e: unknown) => this.settleParked(key, undefined, e),
+      );
+    });
+  }
+
+  /** 2026: answers taken from a `tasks/update` (here or on another instance). */
+  deliver(responses: Record<string, unknown>): void {
+    for (const [key, answer] of Object.entries(responses)) this.settleParked(key, answer, undefined);
+  }
+
+  private settleParked(key: string, answer: unknown, error: unknown): void {
+    const p = this.parked.get(key);
+    if (p === undefined) return;
+    this.parked.delete(key);
+    if (error !== undefined) p.reject(error);
+    else p.resolve(answer);
+  }
+
+  /** 2025-11-25: one more (+1) or one fewer (-1) request to the client in flight; the task is input_required while any is. */
+  async waiting(delta: 1 | -1): Promise<void> {
+    this.asking += delta;
+    if (delta === 1 && this.asking === 1) await this.runtime.change(this.taskId, { status: 'input_required' });
+    if (delta === -1 && this.asking === 0 && !this.cancel.aborted) await this.runtime.change(this.taskId, { status: 'working' });
+  }
+
+  setStatusMessage(message: string): void {
+    this.runtime.change(this.taskId, { statusMessage: message }).catch(() => undefined);
+  }
+
+  /** Cancelled or expired: the handler's signal aborts and its pending asks fail. */
+  abort(reason: unknown): void {
+    this.cancel.abort(reason);
+    for (const key of [...this.parked.keys()]) this.settleParked(key, undefined, reason);
+    this.end();
+  }
+
+  /** The handler is done (or given up): timers go and the runtime forgets the task. */
+  end(): void {
+    if (this.expiry !== undefined) clearTimeout(this.expiry);
+    this.expiry = undefined;
+    this.runtime.finished(this);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Task records and where they live. A task runs on the instance that created it (its handler
+ * is a live promise there); its record is shared, so `tasks/get`, `tasks/update` and
+ * `tasks/cancel` work on any instance: reads come from the store, and what must reach the
+ * running handler (input responses, a cancellation) goes to its instance as a signal.
+ * In-process by default (`InMemoryTaskStore`); `janus-mcp/redis` shares it across processes.
+ */
+import type { InputRequest } from '../../protocol/types.js';
+
+/** basic/utilities/tasks.mdx §Task Status; the same five in the 2026 extension. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface TaskRecord {
+  readonly taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  lastUpdatedAt: string;
+  /** From creation, in integer milliseconds; null for unlimited. */
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  /**
+   * Who may act on it: the authenticated principal, else (handshake era) the session id, else
+   * '' (2026-07-28 without authentication: the unguessable id is the bearer).
+   */
+  readonly owner: string;
+  /** Which design made it: 2025-11-25's core tasks (`core`) or the 2026 extension (`extension`). */
+  readonly design: 'core' | 'extension';
+  /** The augmented request (`tools/call`). */
+  readonly method: string;
+  /** The instance whose process runs the handler (a cluster's instance id; '' in one process). */
+  readonly runner: string;
+  /** 2026 extension: the outstanding requests to the client, by key (input_required). */
+  inputRequests?: Record<string, InputRequest>;
+  /** Terminal `completed`: the request's result, in the wire shape of the revision it was made on. */
+  result?: Record<string, unknown>;
+  /** Terminal `failed`: the JSON-RPC error. */
+  error?: TaskError;
+}
+
+/** What the instance running a task is told by the one that took a request for it. */
+export type TaskSignal = { type: 'input'; taskId: string; responses: Record<string, unknown> } | { type: 'cancel'; taskId: string };
+
+/** A change to a record; `status` moves only out of a non-terminal status. */
+export interface TaskChange {
+  status?: TaskStatus;
+  statusMessage?: string;
+  ttlMs?: number | null;
+  pollIntervalMs?: number;
+  result?: Record<string, unknown>;
+  error?: TaskError;
+}
+
+export interface TaskStore {
+  /** This instance's id, recorded as a task's `runner` ('' for a store only one process uses). */
+  readonly instanceId: string;
+  /**
+   * Stores a new record. Resolves once a `get` on any instance finds it (the extension: a
+   * CreateTaskResult is not sent before the task is durably created). It expires `ttlMs`
+   * after creation (never when null).
+   */
+  create(record: TaskRecord): Promise<void>;
+  /** A copy of the record, or undefined when unknown or expired. */
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * Applies `change` unless the task is already terminal (terminal states are final: a task
+   * cancelled stays cancelled when its handler finishes later). Sets `lastUpdatedAt`. Returns
+   * the record after the change, or undefined when the task is unknown or was terminal.
+   */
+  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
+  /**
+   * Adds an outstanding input request under `key` and moves a working task to input_required.
+   * Returns the record after, or undefined when the task is unknown or terminal.
+   */
+  addInput(taskId: string, key: string, request: InputRequest): Promise<TaskRecord | undefined>;
+  /**
+   * Takes the responses whose keys are outstanding (the rest are ignored, ext-tasks §Task
+   * Update Requests), removes them from `inputRequests`, and moves the task back to working
+   * when none is left. Returns the responses taken and the record after (undefined: unknown or terminal).
+   */
+  answer(taskId: string, responses: Record<string, unknown>): Promise<{ taken: Record<string, unknown>; record: TaskRecord } | undefined>;
+  /** 2025-11-25 `tasks/list`: the owner's tasks, newest last, a page at a time. */
+  list(owner: string, cursor: string | undefined, limit: number): Promise<{ records: TaskRecord[]; nextCursor?: string }>;
+  /** Tells the instance `runner` something about one of the tasks it runs (a no-op target in one process: see `onSignal`). */
+  signal(runner: string, signal: TaskSignal): Promise<void>;
+  /** Signals for the tasks this instance runs; returns what stops listening. */
+  onSignal(handler: (signal: TaskSignal) => void): () => void;
+  /** Releases timers and connections it holds. */
+  close?(): void;
+}

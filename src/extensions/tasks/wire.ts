@@ -1,0 +1,72 @@
+/**
+ * A task record in each design's wire shape. 2025-11-25 (basic/utilities/tasks.mdx) nests the
+ * task in `CreateTaskResult.task`, names its durations `ttl`/`pollInterval`, and serves the
+ * result apart (`tasks/result`). The 2026 extension (ext-tasks) is flat, names them
+ * `ttlMs`/`pollIntervalMs`, and inlines the result, error or input requests (`DetailedTask`).
+ */
+import { LATEST_LEGACY_VERSION, LATEST_VERSION, type ProtocolVersion } from '../../protocol/versions.js';
+import { verbatim, type CallSite } from '../../server/extension.js';
+import type { TaskRecord } from './store.js';
+
+export const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+/** 2025-11-25 §Associating Task-Related Messages. */
+export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+type Json = Record<string, unknown>;
+
+/** The `Task` fields both designs share. */
+function base(r: TaskRecord): Json {
+  const out: Json = { taskId: r.taskId, status: r.status };
+  if (r.statusMessage !== undefined) out.statusMessage = r.statusMessage;
+  out.createdAt = r.createdAt;
+  out.lastUpdatedAt = r.lastUpdatedAt;
+  return out;
+}
+
+/** 2026 `Task`: what CreateTaskResult carries, flat (ext-tasks §Task Creation); no result, error or input requests. */
+export function modernTask(r: TaskRecord): Json {
+  const out = base(r);
+  out.ttlMs = r.ttlMs;
+  if (r.pollIntervalMs !== undefined) out.pollIntervalMs = r.pollIntervalMs;
+  return out;
+}
+
+/** 2026 `DetailedTask`: the task with what its status carries inlined (tasks/get, notifications/tasks). */
+export function detailedTask(r: TaskRecord): Json {
+  const out = modernTask(r);
+  if (r.status === 'input_required') out.inputRequests = r.inputRequests ?? {};
+  else if (r.status === 'completed' && r.result !== undefined) out.result = r.result;
+  else if (r.status === 'failed' && r.error !== undefined) out.error = r.error;
+  return out;
+}
+
+/** 2025-11-25 `Task`. */
+export function legacyTask(r: TaskRecord): Json {
+  const out = base(r);
+  out.ttl = r.ttlMs;
+  if (r.pollIntervalMs !== undefined) out.pollInterval = r.pollIntervalMs;
+  return out;
+}
+
+/** Who may act on a task: the authenticated principal, else the handshake session, else the id's bearer. */
+export function ownerOf(site: CallSite): string {
+  const principal = site.inbound.principal;
+  if (principal !== undefined) return `p:${principal}`;
+  const session = site.session as { readonly id: string } | undefined;
+  return session !== undefined ? `s:${session.id}` : '';
+}
+
+/** The listen topic of one task's status notifications. */
+export function topicOf(taskId: string): string {
+  return `${EXTENSION_ID}#${taskId}`;
+}
+
+/** The revision a task's result is shaped for: the newest of its design's era (2025-11-25 alone has core tasks). */
+export function shapeVersion(record: TaskRecord): ProtocolVersion {
+  return record.design === 'extension' ? LATEST_VERSION : LATEST_LEGACY_VERSION;
+}
+
+/** CreateTaskResult in the record's design (answered as is, not shaped as the tool's result). */
+export function created(record: TaskRecord): object {
+  return verbatim(record.design === 'core' ? { task: legacyTask(record) } : { resultType: 'task', ...modernTask(record) });
+}

@@ -1,0 +1,167 @@
+/**
+ * The seam extensions plug into (DESIGN.md §Around the core): methods, capabilities, a hook
+ * around tool calls, and topics on `subscriptions/listen`. The dispatchers consult it after
+ * their own tables and know no extension by name; the tasks, skills and apps extensions
+ * (src/extensions/) are written against it, as a user's own would be.
+ */
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { ServerCapabilities } from '../protocol/types.js';
+
+import type { ProtocolVersion } from '../protocol/versions.js';
+import type { Call, CallSite } from './call.js';
+
+export type { CallSite };
+import type { ClientView, RequestContext } from './context.js';
+import type { ToolEntry } from './features/tools.js';
+
+/** A request's params as they came off the wire. */
+export type Params = Record<string, unknown>;
+
+/** One method an extension adds. */
+export interface ExtensionMethod {
+  /** The revisions that have it (default: every revision where the extension is advertised). */
+  readonly revisions?: (v: ProtocolVersion) => boolean;
+  /**
+   * 2026-07-28: answered -32021 (naming the extension in `requiredCapabilities`) unless the
+   * request's client capabilities declare the extension (SEP-2575 §Missing Required Capabilities).
+   */
+  readonly needsClientExtension?: boolean;
+  /** The work: a result in the wire shape of `ctx.protocolVersion`; resultType and serverInfo are added by the dispatcher. */
+  run(params: Params, ctx: RequestContext, site: CallSite): object | Promise<object>;
+}
+
+/** What an installed extension may use of its server. */
+export interface ExtensionHost {
+  /** Sends a notification to every `subscriptions/listen` stream that holds `topic`, on every instance. */
+  publish(topic: string, notification: JsonRpcNotification): void;
+  /** Where unexpected failures go (the server's `onError`). */
+  reportError(error: unknown): void;
+}
+
+/**
+ * What a listen request asked of an extension: the part of the acknowledgement it agrees to
+ * (merged into `notifications`), and the topics the stream then holds.
+ */
+export interface ListenGrant {
+  readonly acknowledged: Params;
+  readonly topics: readonly string[];
+}
+
+/**
+ * Runs a tool call in the extension's way, or declines (undefined) and the call runs as usual.
+ * `run` runs the tool's handler with a context, mapping its failures as a plain call does.
+ */
+export type ToolCallHook = (
+  tool: ToolEntry,
+  ctx: Call,
+  params: Params,
+  run: (ctx: RequestContext) => Promise<object>,
+) => object | Promise<object> | undefined;
+
+export interface ServerExtension {
+  /** The extension's identifier (`io.modelcontextprotocol/tasks`). */
+  readonly id: string;
+  /** Its settings under `capabilities.extensions` where the revision has that field (2026-07-28); undefined: not advertised there. */
+  settings?(): Record<string, unknown> | undefined;
+  /** Adds what a revision declares outside `extensions` (2025-11-25's core `tasks` capability). */
+  capabilities?(v: ProtocolVersion, caps: ServerCapabilities): void;
+  readonly methods?: Readonly<Record<string, ExtensionMethod>>;
+  readonly toolCall?: ToolCallHook;
+  /** `subscriptions/listen`: what this extension grants of `notifications` (2026-07-28), or undefined for nothing. */
+  listen?(asked: Params, client: ClientView, site: CallSite): ListenGrant | undefined;
+  /** Called once, when the extension is added to a server. */
+  install?(host: ExtensionHost): void;
+  /** Called when the server closes. */
+  close?(): void;
+}
+
+/**
+ * Results an extension builds in their final wire shape (a `CreateTaskResult`): the
+ * dispatchers send them as they are, without the shaping of the method's usual result.
+ */
+const verbatimResults = new WeakSet<object>();
+
+export function verbatim<T extends object>(result: T): T {
+  verbatimResults.add(result);
+  return result;
+}
+
+export function isVerbatim(result: object): boolean {
+  return verbatimResults.has(result);
+}
+
+/** Does this client declare extension `id` (2026-07-28 per request; `extensions` in its capabilities)? */
+export function clientDeclares(client: ClientView, id: string): boolean {
+  const extensions = client.capabilities.extensions;
+  return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, id);
+}
+
+/** A method as an extension serves it. */
+export interface ExtensionRoute {
+  readonly extension: ServerExtension;
+  readonly method: ExtensionMethod;
+}
+
+/** The extensions of one server, in the order they were added. */
+export class Extensions {
+  private readonly list: ServerExtension[] = [];
+  private readonly routes = new Map<string, ExtensionRoute>();
+  /** Bumped on every change; cached capabilities key on it. */
+  version = 0;
+
+  constructor(private readonly host: ExtensionHost) {}
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  get all(): readonly ServerExtension[] {
+    return this.list;
+  }
+
+  has(id: string): boolean {
+    return this.list.some((e) => e.id === id);
+  }
+
+  get<E extends ServerExtension>(id: string): E | undefined {
+    return this.list.find((e) => e.id === id) as E | undefined;
+  }
+
+  add(extension: ServerExtension): void {
+    if (this.has(extension.id)) throw new Error(`extension ${extension.id} is already added`);
+    for (const name of Object.keys(extension.methods ?? {})) {
+      const taken = this.routes.get(name);
+      if (taken) throw new Error(`extension ${extension.id}: method ${name} is already served by ${taken.extension.id}`);
+    }
+    this.list.push(extension);
+    for (const [name, method] of Object.entries(extension.methods ?? {})) this.routes.set(name, { extension, method });
+    extension.install?.(this.host);
+    this.version++;
+  }
+
+  /** The extension method `name` as revision `v` has it. */
+  route(name: string, v: ProtocolVersion): ExtensionRoute | undefined {
+    const route = this.routes.get(name);
+    if (route === undefined) return undefined;
+    const has = route.method.revisions;
+    return has === undefined || has(v) ? route : undefined;
+  }
+
+  /** The first extension that takes this tool call, or undefined. */
+  callTool(
+    tool: ToolEntry,
+    ctx: Call,
+    params: Params,
+    run: (ctx: RequestContext) => Promise<object>,
+  ): object | Promise<object> | undefined {
+    for (const e of this.list) {
+      const taken = e.toolCall?.(tool, ctx, params, run);
+      if (taken !== undefined) return taken;
+    }
+    return undefined;
+  }
+
+  close(): void {
+    for (const e of this.list) e.close?.();
+  }
+}
