@@ -5,6 +5,7 @@
  */
 import { connect, headlessRedirect, type Client, type ConnectOptions, type OAuthClientOptions } from '../../src/client/index.js';
 import type { ProtocolVersion } from '../../src/protocol/index.js';
+import { skillScenarios } from './skills.js';
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -63,6 +64,7 @@ const scenarios: Record<string, Step> = {
     const tool = tools.find((t) => t.name === 'json_schema_2020_12_tool');
     if (tool) await c.callTool('json_schema_echo', { schema: tool.inputSchema });
   },
+  ...skillScenarios,
 };
 
 /** The auth scenarios' mock server offers one tool, `test-tool`: list it, then call it (a call may need a wider scope). */

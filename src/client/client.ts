@@ -24,6 +24,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
+import { appOf, readApp, type AppLink, type AppResource } from './apps.js';
 import { ResponseCache } from './cache.js';
 import type { ClientChannel } from './channel.js';
 import { NOT_CONNECTED, type ConnectionContext, type EraConnection } from './connection.js';
@@ -37,7 +38,24 @@ import { NotificationFanOut } from './notifications.js';
 import type { ConnectOptions } from './options.js';
 import type { CallOptions } from './peer.js';
 import { answerServer } from './server-requests.js';
+import {
+  getSkill,
+  listSkills,
+  loadSkill,
+  readDirectory,
+  readSkillFile,
+  type LoadedSkill,
+  type SkillEntry,
+  type SkillFileContent,
+  type SkillsPeer,
+} from './skills.js';
+import { RECEIVER_METHODS, TaskReceiver } from './tasks/receiver.js';
+import { tasksSettings } from './tasks/settings.js';
+import { ToolCalls, type ToolCallOptions } from './tasks/tool-calls.js';
+import type { ToolTask } from './tasks/tool-task.js';
 import { ClientWire } from './wire.js';
+import { clientCapabilities } from './capabilities.js';
+import { DEFAULT_MAX_INPUT_REQUESTS } from './limits.js';
 
 const DEFAULT_INFO: Implementation = { name: 'janus-mcp-client', version: '0.1.0' };
 
@@ -50,6 +68,10 @@ export class Client {
   /** The era's connection, once detection has chosen it. */
   private connection: EraConnection = NOT_CONNECTED;
   private connecting: Promise<this> | undefined;
+  /** Tool calls, as tasks where the server makes them (tasks/tool-calls.ts). */
+  private readonly tools: ToolCalls;
+  /** 2025-11-25: the sampling/elicitation requests this client runs as tasks (tasks/receiver.ts). */
+  private readonly receiver: TaskReceiver | undefined;
 
   constructor(channel: ClientChannel, options: ConnectOptions = {}) {
     this.clientInfo = options.clientInfo ?? DEFAULT_INFO;
@@ -60,8 +82,7 @@ export class Client {
     const wire: ClientWire = new ClientWire(
       channel,
       {
-        onServerRequest: (req, signal) =>
-          answerServer(options, req.method, req.params ?? {}, server.handlerContext(AbortSignal.any([signal, closed]))),
+        onServerRequest: (req, signal) => this.answer(req.method, req.params ?? {}, signal),
         onNotification: (n) => this.notifications.deliver(n),
         // Modern HTTP cancels by closing the request's stream; everything else says so.
         cancelsByNotification: () => server.current?.era !== 'modern' || wire.kind !== 'http',
@@ -69,6 +90,30 @@ export class Client {
       },
       options,
     );
+    const tasks = tasksSettings(options);
+    this.receiver = tasks.receive
+      ? new TaskReceiver({
+          maxTtlMs: tasks.maxTtlMs,
+          pollIntervalMs: tasks.pollIntervalMs,
+          maxRunning: tasks.maxRunning,
+          notify: (params) => wire.notify('notifications/tasks/status', params),
+        })
+      : undefined;
+    this.tools = new ToolCalls({
+      request: (method, params, o) => this.connection.request(method, params, o),
+      answer: (method, params, signal) => answerServer(options, method, params, server.handlerContext(AbortSignal.any([signal, closed]))),
+      onNotification: (listener) => this.notifications.add(listener),
+      closed,
+      defaultPollIntervalMs: tasks.pollIntervalMs,
+      maxInputRequests: options.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
+      era: () => this.era,
+      serverCapabilities: () => this.serverCapabilities,
+      listAllTools: () => this.listAllTools(),
+      callAsTasks: tasks.call,
+    });
+    this.notifications.add((n) => {
+      if (n.method === 'notifications/tools/list_changed') this.tools.forget();
+    });
     const middleware = new ClientMiddlewareStack({ wire, server });
     for (const m of options.middleware ?? []) middleware.add(undefined, m);
     this.context = {
@@ -164,8 +209,10 @@ export class Client {
   // ---- tools ----
 
   /** One page of tools. On the modern HTTP wire, tools with invalid `x-mcp-header` annotations are dropped (tools.mdx §x-mcp-header). */
-  listTools(params: { cursor?: string } = {}): Promise<{ tools: Tool[]; nextCursor?: string }> {
-    return this.connection.listTools(params);
+  async listTools(params: { cursor?: string } = {}): Promise<{ tools: Tool[]; nextCursor?: string }> {
+    const page = await this.connection.listTools(params);
+    this.tools.learn(page.tools);
+    return page;
   }
 
   /** Every tool, following cursors. */
@@ -175,8 +222,27 @@ export class Client {
     );
   }
 
-  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.connection.request('tools/call', { name, arguments: args }, options);
+  /**
+   * Calls a tool and resolves with its result. When the server runs the call as a task, the
+   * task is followed to its end (polled at its interval, its questions answered by
+   * onElicit/onSample/onRoots, `signal` cancelling it with tasks/cancel): see `startTool`.
+   */
+  callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
+    return this.tools.call(name, args, options);
+  }
+
+  /**
+   * Calls a tool as a task where the server allows it, and resolves once the server has
+   * answered the call: with a `ToolTask` to watch, poll, cancel or await (`result()`). A call
+   * the server answers at once gives a settled `ToolTask` without `taskId`.
+   */
+  startTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<ToolTask> {
+    return this.tools.start(name, args, options, 'start');
+  }
+
+  /** A `ToolTask` for a task started earlier (its id kept across a restart), after one tasks/get. */
+  resumeTool(taskId: string, options: Omit<ToolCallOptions, 'task' | 'ttlMs'> = {}): Promise<ToolTask> {
+    return this.tools.resume(taskId, options);
   }
 
   // ---- prompts ----
@@ -201,6 +267,63 @@ export class Client {
 
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     return this.connection.request('resources/read', { uri }, options);
+  }
+
+  // ---- Skills (skills.ts, SEP-2640) ----
+
+  /** Every skill the server lists (`skills/list`, all pages); reads no skill file. JanusError 'PROTOCOL' if the server lacks the extension. */
+  listSkills(): Promise<SkillEntry[]> {
+    return listSkills(this.skillsPeer());
+  }
+
+  /** The current entry of one skill by its SKILL.md URI (`skills/get`), listed or not. */
+  getSkill(uri: string): Promise<SkillEntry> {
+    return getSkill(this.skillsPeer(), uri);
+  }
+
+  /**
+   * Loads a skill: reads its SKILL.md now and verifies it against the entry (size, digest,
+   * frontmatter); a mismatch throws `SkillVerificationError` and no content is returned.
+   * Given a URI, the entry comes from `skills/get`.
+   */
+  loadSkill(skill: string | SkillEntry): Promise<LoadedSkill> {
+    return loadSkill(this.skillsPeer(), skill);
+  }
+
+  /** Reads a file of a skill by its path relative to the skill root, only if its entry lists it, verified. */
+  readSkillFile(skill: SkillEntry, path: string): Promise<SkillFileContent> {
+    return readSkillFile(this.skillsPeer(), skill, path);
+  }
+
+  /** The children of a directory resource (`resources/directory/read`, all pages); the server must declare `directoryRead`. */
+  readDirectory(uri: string): Promise<Resource[]> {
+    return readDirectory(this.skillsPeer(), uri);
+  }
+
+  private skillsPeer(): SkillsPeer {
+    return {
+      request: (method, params) => this.request(method, params),
+      readResource: (uri) => this.readResource(uri),
+      // With the era given up front the modern wire skips server/discover: ask for the capabilities then.
+      capabilities: async () => {
+        const known = this.serverCapabilities;
+        if (this.era !== 'modern' || Object.keys(known).length > 0) return known;
+        await this.discover();
+        return this.serverCapabilities;
+      },
+    };
+  }
+
+  // ---- MCP Apps (apps.ts) ----
+
+  /** The tool's UI link (`_meta.ui.resourceUri` and visibility), or undefined when it has none. */
+  appOf(tool: Tool): AppLink | undefined {
+    return appOf(tool);
+  }
+
+  /** Reads a tool's UI resource (HTML, csp, permissions, …); JanusError 'PROTOCOL' when the tool has none or it is not an MCP App. */
+  readApp(tool: Tool | string, options: CallOptions = {}): Promise<AppResource> {
+    return readApp(this, tool, options);
   }
 
   /**
@@ -253,10 +376,32 @@ export class Client {
     await this.connection.rootsChanged();
   }
 
+  /**
+   * A request from the server. On a 2025-11-25 session where this client declared
+   * `capabilities.tasks`, a sampling/elicitation request with `params.task` becomes a task
+   * and tasks/* follow it (tasks/receiver.ts); everything else goes to the handlers.
+   */
+  private answer(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<object> {
+    const { options, server, closed } = this.context;
+    const context = (s: AbortSignal) => server.handlerContext(AbortSignal.any([s, closed]));
+    const verdict = server.current;
+    const declared = this.receiver && verdict?.era === 'legacy' ? clientCapabilities(options, verdict.version).tasks : undefined;
+    if (this.receiver && declared) {
+      if (RECEIVER_METHODS.has(method)) return this.receiver.serve(method, params, signal);
+      const requests = (declared as { requests: Record<string, object> }).requests;
+      const asTask =
+        params.task !== undefined &&
+        ((method === 'sampling/createMessage' && requests.sampling) || (method === 'elicitation/create' && requests.elicitation));
+      if (asTask) return this.receiver.create(method, params.task, (s) => answerServer(options, method, params, context(s)));
+    }
+    return answerServer(options, method, params, context(signal));
+  }
+
   /** Ends everything this client started: streams, the child process, timers. Idempotent. */
   async close(): Promise<void> {
     if (this.closer.signal.aborted) return;
     this.closer.abort(new JanusError('TRANSPORT_CLOSED', 'client closed'));
+    this.receiver?.close();
     this.connection.endStreams();
     await this.context.wire.close();
   }

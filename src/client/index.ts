@@ -1,8 +1,21 @@
 /** `janus-mcp/client`: connect to any MCP server, detect its era, speak the whole protocol. */
 export { connect } from './connect.js';
 export { Client } from './client.js';
+export { SkillVerificationError, SKILLS_EXTENSION } from './skills.js';
+export type {
+  SkillEntry,
+  SkillResourceEntry,
+  SkillFrontmatter,
+  LoadedSkill,
+  SkillFileContent,
+  SkillVerificationFailure,
+} from './skills.js';
 export type { ConnectOptions, Target, HandlerContext, SpawnOptions } from './options.js';
 export type { CallOptions, Progress } from './peer.js';
+export { ToolTask } from './tasks/tool-task.js';
+export type { ToolCallOptions } from './tasks/tool-calls.js';
+export type { TaskSnapshot, TaskStatus } from './tasks/snapshot.js';
+export type { TaskOptions } from './options.js';
 export type {
   ClientMiddleware,
   ClientMethodMiddleware,
@@ -13,6 +26,9 @@ export type {
   ClientMethods,
 } from './middleware.js';
 export type { Verdict } from './known-server.js';
+export { appsExtension, appOf, visibleToModel, APPS_EXTENSION, APP_MIME_TYPE } from './apps.js';
+export type { AppLink, AppResource } from './apps.js';
+export type { AppCsp, AppPermissions, AppResourceMeta, AppVisibility } from '../extensions/apps/wire.js';
 export type { ClientChannel, ChannelHandlers, SendOptions } from './channel.js';
 export { ChannelError } from './channel.js';
 export { ProcessChannelError } from './channels/process-error.js';

@@ -53,6 +53,12 @@ export interface ConnectOptions {
   onSample?: (params: CreateMessageParams, ctx: HandlerContext) => CreateMessageResult | Promise<CreateMessageResult>;
   /** Declare `sampling.tools` (the handler can take `tools`/`toolChoice`). */
   sampleWithTools?: boolean;
+  /**
+   * Extensions this client supports, by identifier, each with its settings (`{}`: none), declared
+   * as `capabilities.extensions` where the revision has that field (2026-07-28, on every
+   * request); e.g. `{ ...appsExtension() }` for MCP Apps (src/client/apps.ts).
+   */
+  extensions?: Record<string, object>;
   /** Answers roots requests in both eras. Declares the `roots` capability. */
   onRoots?: (ctx: HandlerContext) => Root[] | Promise<Root[]>;
   /** Every notification the server sends (logs, list changes, resource updates, progress). */
@@ -128,6 +134,13 @@ export interface ConnectOptions {
    * the reader catches up.
    */
   maxQueuedNotifications?: number;
+  /**
+   * Tasks, both designs (docs/tasks-client-draft.md). `false` turns them off; by default the
+   * client calls tools as tasks where the server offers it (2026-07-28: the
+   * `io.modelcontextprotocol/tasks` extension is declared on tools/call and tasks/*) and, on a
+   * 2025-11-25 session, runs sampling/elicitation as tasks when the server asks.
+   */
+  tasks?: boolean | TaskOptions;
   /** Honour 2026-07-28 cache hints (ttlMs/cacheScope) with an in-memory response cache. */
   cache?: boolean;
   /**
@@ -135,4 +148,22 @@ export interface ConnectOptions {
    * as if given to `client.use()` before connecting.
    */
   middleware?: ClientMiddleware[];
+}
+
+/** `ConnectOptions.tasks`. */
+export interface TaskOptions {
+  /** Call tools as tasks: 2025-11-25 task augmentation, the 2026-07-28 extension declared (default true). */
+  call?: boolean;
+  /**
+   * 2025-11-25: declare `capabilities.tasks` for the handlers present (onSample, onElicit) and
+   * run a request that carries `task` in the background, serving tasks/get, tasks/result,
+   * tasks/list and tasks/cancel (default true).
+   */
+  receive?: boolean;
+  /** Between polls when the server suggests no interval; and what this client suggests as a receiver (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** Receiver: the longest task lifetime granted, and the one given when the server asks for none (default one hour). */
+  maxTtlMs?: number;
+  /** Receiver: most tasks running at once; one more is refused with -32603 (default 16). */
+  maxRunning?: number;
 }

@@ -180,7 +180,9 @@ export class ClientPeer {
     send: SendOptions = {},
     id = this.newId(),
   ): Promise<JsonRpcResponse> {
-    const progressToken = options.onProgress ? `p${++tokenSeq}` : undefined;
+    // A task-augmented call names its own token: progress goes on after the request (tasks/tool-calls.ts).
+    const own = (options as { progressToken?: string }).progressToken;
+    const progressToken = options.onProgress ? (own ?? `p${++tokenSeq}`) : undefined;
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const request = requestMessage(id, method, progressToken === undefined ? params : withProgressToken(params, progressToken));
     // Stops the channel waiting for the response; on modern HTTP that closes the request's stream, the cancellation there.

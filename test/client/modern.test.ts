@@ -41,7 +41,9 @@ for (const [label, options, caps] of CAPABILITY_CASES) {
       for (const m of requests) {
         const meta = m.params?._meta;
         assert.equal(meta?.[META_VERSION], '2026-07-28', m.method);
-        assert.deepEqual(meta[META_CAPS], caps, m.method);
+        // tools/call also declares the tasks extension (ext-tasks §Capability Negotiation: per request, where a task may come back).
+        const expected = m.method === 'tools/call' ? { ...caps, extensions: { 'io.modelcontextprotocol/tasks': {} } } : caps;
+        assert.deepEqual(meta[META_CAPS], expected, m.method);
         assert.deepEqual(meta[META_CLIENT], INFO, m.method);
         assert.equal(META_LOG in meta, false, `${m.method}: logLevel without the option`);
       }

@@ -29,7 +29,15 @@ export function envelope(
   return { ...params, _meta: meta };
 }
 
-const NAMED: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** Which body field `Mcp-Name` mirrors (streamable-http.mdx §Standard Request Headers; ext-tasks §Routing Headers). */
+const NAMED: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 export function modernHeaders(
   method: string,

@@ -6,7 +6,7 @@
  * `maxInputRounds` rounds of at most `maxInputRequests` asks each.
  */
 import { ErrorCode, JanusError } from '../../protocol/errors.js';
-import { META } from '../../protocol/meta.js';
+import { META, TASKS_EXTENSION } from '../../protocol/meta.js';
 import type { Implementation, InputRequiredResult, Result } from '../../protocol/types.js';
 import { LATEST_VERSION, isModernVersion, type ProtocolVersion } from '../../protocol/versions.js';
 import type { HeaderParam } from '../../protocol/x-mcp-header.js';
@@ -15,6 +15,7 @@ import type { ConnectionContext } from '../connection.js';
 import { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_MAX_INPUT_ROUNDS } from '../limits.js';
 import type { CallOptions } from '../peer.js';
 import { answerServer } from '../server-requests.js';
+import type { TaskDeclaration } from '../tasks/tool-calls.js';
 import { errorOf, supportedVersionsOf } from '../wire-errors.js';
 import { envelope, modernHeaders, type RequestParams } from './envelope.js';
 
@@ -45,7 +46,9 @@ export class ModernExchange {
     id?: number,
   ): Promise<Result> {
     const { wire, server, options: settings, clientInfo } = this.context;
-    const caps = clientCapabilities(settings, version);
+    // ext-tasks: declared where a task may come back (tools/call) or be asked about (tasks/*), unless this call opts out.
+    const tasks = (method === 'tools/call' || method.startsWith('tasks/')) && !(options as TaskDeclaration).withoutTasks;
+    const caps = clientCapabilities(settings, version, tasks);
     const http = wire.kind === 'http';
     const maxRounds = settings.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     let retriedHeaders = false;
@@ -82,6 +85,8 @@ export class ModernExchange {
       this.learnServerInfo(result);
       const type = result.resultType;
       if (type === undefined || type === 'complete') return result;
+      // ext-tasks §Polymorphic Results: a task only where the extension was declared, else an invalid response.
+      if (type === 'task' && method === 'tools/call' && caps.extensions?.[TASKS_EXTENSION]) return result;
       if (type !== 'input_required' || !ASKING.has(method)) {
         throw new JanusError('PROTOCOL', `${method}: unrecognized resultType ${JSON.stringify(type)}`);
       }
