@@ -47,8 +47,8 @@ export function taskServer(support: TaskSupport = 'optional'): { server: Server;
     throw new McpError(-32050, 'quota exhausted', { retryAfterMs: 5000 });
   });
   server.tool('ask', { input: z.object({}), task }, async (_args, ctx) => {
-    const answer = await ctx.elicit({ message: 'Your name?', schema: z.object({ name: z.string() }) } as never);
-    return `hello ${(answer as { content?: { name?: string } }).content?.name}`;
+    const answer = await ctx.elicit({ message: 'Your name?', requestedSchema: z.object({ name: z.string() }) });
+    return `hello ${answer.action === 'accept' ? answer.content.name : answer.action}`;
   });
   server.tool('hang', { input: z.object({}), task }, async (_args, ctx) => {
     started.resolve(ctx.task?.id);
