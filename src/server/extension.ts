@@ -108,6 +108,7 @@ export class Extensions {
   private readonly routes = new Map<string, ExtensionRoute>();
   /** Bumped on every change; cached capabilities key on it. */
   version = 0;
+  private hooked = false;
 
   constructor(private readonly host: ExtensionHost) {}
 
@@ -134,6 +135,7 @@ export class Extensions {
       if (taken) throw new Error(`extension ${extension.id}: method ${name} is already served by ${taken.extension.id}`);
     }
     this.list.push(extension);
+    if (extension.toolCall !== undefined) this.hooked = true;
     for (const [name, method] of Object.entries(extension.methods ?? {})) this.routes.set(name, { extension, method });
     extension.install?.(this.host);
     this.version++;
@@ -147,15 +149,23 @@ export class Extensions {
     return has === undefined || has(v) ? route : undefined;
   }
 
-  /** The first extension that takes this tool call, or undefined. */
-  callTool(
+  /** Whether some extension hooks tool calls (`Operations` skips the seam otherwise). */
+  get active(): boolean {
+    return this.hooked;
+  }
+
+  /**
+   * The first extension that takes this tool call, or undefined (`ToolCallSeam`). The
+   * dispatchers hand every feature a `Call`, whose site the hooks read.
+   */
+  call(
     tool: ToolEntry,
-    ctx: Call,
     params: Params,
+    ctx: RequestContext,
     run: (ctx: RequestContext) => Promise<object>,
   ): object | Promise<object> | undefined {
     for (const e of this.list) {
-      const taken = e.toolCall?.(tool, ctx, params, run);
+      const taken = e.toolCall?.(tool, ctx as Call, params, run);
       if (taken !== undefined) return taken;
     }
     return undefined;

@@ -36,7 +36,6 @@ import { Extensions, type ServerExtension } from './extension.js';
 import { TasksExtension, type TasksOptions } from '../extensions/tasks/extension.js';
 import { EXTENSION_ID as TASKS } from '../extensions/tasks/wire.js';
 import { taskOptions } from './features/tools.js';
-import type { Call } from './call.js';
 import { registerAppTool, type AppToolConfig, type AppToolRegistration } from '../extensions/apps/app-tool.js';
 import {
   SkillsExtension,
@@ -146,8 +145,7 @@ export class Server {
       ops: new Operations(this.registry, {
         pageSize: options.pageSize,
         reportError: (e) => config.onError(e),
-        // The dispatchers hand every feature a `Call`; extensions read its site through it.
-        toolCall: (tool, params, ctx, run) => (extensions.size === 0 ? undefined : extensions.callTool(tool, ctx as Call, params, run)),
+        toolCall: extensions,
       }),
       codec: new RequestStateCodec(requestStateOptions(options)),
       backplane: options.backplane ?? options.cluster?.backplane ?? new LocalBackplane(),

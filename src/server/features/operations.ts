@@ -41,11 +41,18 @@ export interface OperationsOptions {
   pageSize: number | undefined;
   /** Where a handler's unexpected failure is reported in full (the server's `onError`); the wire gets a masked one. */
   reportError(error: unknown): void;
-  /**
-   * Extensions' hook around tool calls (extension.ts `ToolCallHook`): runs the call its own way
-   * (as a task) or returns undefined. `run` is the plain call with another context.
-   */
-  toolCall?(
+  /** Extensions' hook around tool calls (extension.ts), consulted only while one is `active`. */
+  toolCall?: ToolCallSeam;
+}
+
+/**
+ * Runs a tool call an extension's way (as a task) or returns undefined. `run` is the plain
+ * call with another context. `active` is false while no extension hooks tool calls, so a
+ * plain server pays nothing for the seam.
+ */
+export interface ToolCallSeam {
+  readonly active: boolean;
+  call(
     tool: ToolEntry,
     params: Params,
     ctx: RequestContext,
@@ -152,11 +159,11 @@ export class Operations {
    */
   callTool(params: Params, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
     const hook = this.options.toolCall;
-    if (hook === undefined) return this.plainCall(params, ctx);
+    if (hook === undefined || !hook.active) return this.plainCall(params, ctx);
     const name = params.name;
     const tool = typeof name === 'string' ? this.registry.tools.get(name) : undefined;
     if (tool === undefined) return this.plainCall(params, ctx);
-    const taken = hook(tool, params, ctx, async (other) => this.plainCall(params, other));
+    const taken = hook.call(tool, params, ctx, async (other) => this.plainCall(params, other));
     // A task's CreateTaskResult stands where the tool's result would (extension.ts `verbatim`).
     return (taken ?? this.plainCall(params, ctx)) as CallToolResult | Promise<CallToolResult>;
   }
