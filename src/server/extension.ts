@@ -4,6 +4,7 @@
  * their own tables and know no extension by name; the tasks, skills and apps extensions
  * (src/extensions/) are written against it, as a user's own would be.
  */
+import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { ServerCapabilities } from '../protocol/types.js';
 
@@ -129,10 +130,11 @@ export class Extensions {
   }
 
   add(extension: ServerExtension): void {
-    if (this.has(extension.id)) throw new Error(`extension ${extension.id} is already added`);
+    if (this.has(extension.id)) throw new JanusError('REGISTRATION', `extension ${extension.id} is already added`);
     for (const name of Object.keys(extension.methods ?? {})) {
       const taken = this.routes.get(name);
-      if (taken) throw new Error(`extension ${extension.id}: method ${name} is already served by ${taken.extension.id}`);
+      if (taken)
+        throw new JanusError('REGISTRATION', `extension ${extension.id}: method ${name} is already served by ${taken.extension.id}`);
     }
     this.list.push(extension);
     if (extension.toolCall !== undefined) this.hooked = true;
