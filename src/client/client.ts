@@ -196,6 +196,17 @@ export class Client {
     return this;
   }
 
+  /**
+   * Calls `listener` once the connection ends: a stdio server that exits or closes its stdout, a
+   * message transport that closes, with the reason (a `ProcessChannelError` names the exit code
+   * and the last lines of stderr); `close()`, without one. Returns a function that removes it.
+   * Over HTTP each request has its own connection: a server that goes away shows in the
+   * requests that fail, not here.
+   */
+  onClose(listener: (error?: Error) => void): () => void {
+    return this.context.wire.onClose((error) => listener(this.closer.signal.aborted ? undefined : error));
+  }
+
   /** Registers a listener for every server notification; returns a function that removes it. */
   onNotification(listener: (n: JsonRpcNotification) => void): () => void {
     return this.notifications.add(listener);

@@ -11,6 +11,8 @@ export type {
   SkillVerificationFailure,
 } from './skills.js';
 export type { ConnectOptions, Target, HandlerContext, SpawnOptions } from './options.js';
+// A Target may be a message transport (one end of createMemoryPair(), a StdioTransport).
+export type { Transport, TransportHandlers } from '../transports/transport.js';
 export type { CallOptions, Progress } from './peer.js';
 export { ToolTask } from './tasks/tool-task.js';
 export type { ToolCallOptions } from './tasks/tool-calls.js';

@@ -12,6 +12,9 @@ import { ClientPeer, type CallOptions, type PeerHooks, type PeerSettings } from 
 export class ClientWire {
   private peer: ClientPeer;
   private readonly activity = new Set<() => void>();
+  private readonly closeListeners = new Set<(error?: Error) => void>();
+  /** The channel being replaced (era fallback): its close is not the connection's end. */
+  private swapping = false;
 
   constructor(
     private channel: ClientChannel,
@@ -40,8 +43,11 @@ export class ClientWire {
   async start(): Promise<void> {
     await this.channel.start({
       onMessage: (m) => this.peer.receive(m),
-      // Nothing to do: calls in flight fail through the channel; listen streams re-issue on their own.
-      onClose: () => {},
+      // Calls in flight fail through the channel and listen streams re-issue on their own; the listeners hear of it.
+      onClose: (error) => {
+        if (this.swapping) return;
+        for (const l of this.closeListeners) l(error);
+      },
       onActivity: () => {
         for (const l of this.activity) l();
       },
@@ -51,10 +57,20 @@ export class ClientWire {
 
   /** Replaces the channel (era fallback): the old one is closed, the new one started. */
   async swap(channel: ClientChannel): Promise<void> {
-    await this.channel.close().catch(() => {});
+    this.swapping = true;
+    await this.channel
+      .close()
+      .catch(() => {})
+      .finally(() => (this.swapping = false));
     this.channel = channel;
     this.peer = new ClientPeer(channel, this.hooks, this.settings);
     await this.start();
+  }
+
+  /** Calls `listener` when the channel ends (with the reason it gives); returns its remover. */
+  onClose(listener: (error?: Error) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   /** Calls `listener` on every message from the server, responses included (message channels: stdio, in-memory); returns its remover. */

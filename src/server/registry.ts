@@ -54,10 +54,31 @@ export class Registry {
     return removed;
   }
 
+  /**
+   * Makes one list exactly `entries`, in their order. Clients are told only when the list they
+   * see changed (keys, order or wire shape): a new handler behind the same shape is swapped
+   * silently.
+   */
+  replaceAll<K extends EntryKind>(kind: K, entries: ReadonlyMap<string, Entries[K]>): void {
+    const map: Map<string, Entries[K]> = this.maps[kind];
+    const same = sameListing(map, entries);
+    map.clear();
+    for (const [key, entry] of entries) map.set(key, entry);
+    if (same) this.version++;
+    else this.changed(kind);
+  }
+
   private changed(kind: EntryKind): void {
     this.version++;
     this.onChange(kind === 'templates' ? 'resources' : kind);
   }
+}
+
+function sameListing(a: ReadonlyMap<string, { wire: unknown }>, b: ReadonlyMap<string, { wire: unknown }>): boolean {
+  if (a.size !== b.size) return false;
+  const left = [...a];
+  const right = [...b];
+  return left.every(([key, entry], i) => key === right[i]![0] && JSON.stringify(entry.wire) === JSON.stringify(right[i]![1].wire));
 }
 
 function singular(map: string): string {

@@ -352,6 +352,25 @@ export class Server {
     return skills;
   }
 
+  /**
+   * Makes this server's tools, prompts, resources and resource templates those of `source`,
+   * in place: definitions added, changed and removed, each list whose listing changed announced
+   * once (`list_changed` to legacy sessions, `subscriptions/listen` streams), sessions and
+   * streams kept. For a live reload (`janus-mcp dev` imports the module again and copies its
+   * fresh server in). Only the definitions move: this server keeps its options, middleware and
+   * extensions (the tasks extension is added if a new tool needs it), and the handles `source`
+   * returned keep acting on `source`.
+   */
+  replaceDefinitionsFrom(source: Server): void {
+    if (!(source instanceof Server)) throw new TypeError('replaceDefinitionsFrom(source) needs a Server');
+    if (source === this) return;
+    for (const tool of source.registry.tools.values()) this.tasksFor(tool.config);
+    this.registry.replaceAll('tools', source.registry.tools);
+    this.registry.replaceAll('prompts', source.registry.prompts);
+    this.registry.replaceAll('resources', source.registry.resources);
+    this.registry.replaceAll('templates', source.registry.templates);
+  }
+
   /** Tells subscribers (legacy `resources/subscribe`, modern `subscriptions/listen`) that a resource changed. */
   resourceUpdated(uri: string): void {
     this[CORE].publish({ type: 'resource_updated', uri });
