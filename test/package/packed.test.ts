@@ -136,6 +136,15 @@ describe('in a user project', () => {
     await run(process.execPath, ['--input-type=module', '-e', script], { cwd: nodeProject });
   });
 
+  test('the janus-mcp command is installed as a bin (docs/cli.md: npx janus-mcp VERB …) and runs', async () => {
+    const installed = join(nodeProject, 'node_modules', 'janus-mcp');
+    const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
+    const { stdout } = await run(join(nodeProject, 'node_modules', '.bin', 'janus-mcp'), ['--version'], { cwd: nodeProject });
+    assert.equal(stdout, `${version}\n`);
+    const help = await run('npx', ['--no-install', 'janus-mcp', 'list', '--help'], { cwd: nodeProject });
+    assert.match(help.stdout, /^Usage: janus-mcp list /);
+  });
+
   test('every TypeScript block of the README and docs/ type-checks (strict, NodeNext, with @types/node)', async () => {
     const where = writeBlocks(nodeProject, blocks);
     writeTsConfig(nodeProject, { nodeTypes: true, outDir: 'out' });

@@ -1,0 +1,101 @@
+/** `--help` of the command and of each verb (docs/cli.md says the same at length). */
+
+const CONNECTING = `  --header NAME:VALUE       an HTTP header on every request (repeatable)
+  --protocol-version V      use this revision, without detecting the era
+  --era legacy|modern       skip the era probe
+  --timeout SECONDS         per request (default 60; progress restarts it)`;
+
+const TARGET = 'TARGET is a URL (Streamable HTTP, or HTTP+SSE) or a command line started over stdio, in quotes.';
+
+export const HELP: Record<string, string> = {
+  '': `Usage: janus-mcp VERB [options]
+
+MCP from the command line, for servers of every revision (2024-11-05 to 2026-07-28).
+
+Verbs:
+  discover TARGET                        the server's era, version, capabilities, info
+  list TARGET [tools|prompts|resources|templates]
+                                         what the server offers
+  call TARGET TOOL [JSON] [--arg k=v]…   call a tool, answering the server's questions
+  serve FILE [--http HOST:PORT]          serve a module's Janus server (stdio by default)
+  dev FILE [--http HOST:PORT]            the same, reloading it when the file changes
+  proxy [--port P | --stdio] (--upstream URL | -- COMMAND ARGS…)
+                                         serve one server to clients of every revision
+
+Options:
+  -h, --help       this help; janus-mcp VERB --help for a verb's
+  -v, --version    the version
+
+${TARGET}
+Exit codes: 0 success, 1 the call or the tool failed, 2 a usage error.`,
+
+  discover: `Usage: janus-mcp discover TARGET [options]
+
+Connects, detects the era and prints what the server says of itself: era, protocol version,
+transport, server info, capabilities and instructions.
+
+Options:
+  --json                    the same as JSON
+${CONNECTING}
+
+${TARGET}`,
+
+  list: `Usage: janus-mcp list TARGET [tools|prompts|resources|templates] [options]
+
+Lists the server's tools (default), prompts, resources or resource templates, every page.
+
+Options:
+  --json                    the list result as JSON ({"tools": […]}, {"resourceTemplates": […]} …)
+${CONNECTING}
+
+${TARGET}`,
+
+  call: `Usage: janus-mcp call TARGET TOOL [JSON] [--arg key=value]… [options]
+
+Calls a tool and prints its result (text as it is; --json for the whole result). Arguments
+come as one JSON object, or as --arg key=value (the value read as JSON when it parses, else
+as a string), or both (--arg wins).
+
+Options:
+  --arg key=value           one argument (repeatable)
+  --json                    the raw CallToolResult as JSON
+  --answers FILE            answer elicitation from a JSON file: an object of field values,
+                            or a list with one answer per request ({"action": "decline"} …)
+  --no-input                decline every elicitation
+  --sampler CMD             answer sampling with CMD: the request as JSON on its stdin, its
+                            stdout the reply text (or a CreateMessageResult as JSON)
+  --log-level LEVEL         print the server's log messages from LEVEL up on stderr
+${CONNECTING}
+
+Without --answers or --no-input, elicitation is asked in the terminal when stdin is one, and
+declined otherwise. Progress goes to stderr (a bar on a terminal).
+
+${TARGET}
+Exit codes: 0 success, 1 a tool error (isError) or a failed call, 2 a usage error.`,
+
+  serve: `Usage: janus-mcp serve FILE [--http HOST:PORT]
+
+Imports FILE (a JavaScript module) and serves the Janus server it exports as default, or as
+\`server\` (or a function returning one): over stdio, or over Streamable HTTP with --http
+(127.0.0.1:0 picks a free port; the URL is printed on stderr). On stdio, stdout carries
+protocol only. SIGINT or SIGTERM ends it.`,
+
+  dev: `Usage: janus-mcp dev FILE [--http HOST:PORT]
+
+As serve, and when FILE changes it is imported again and the running server's tools,
+prompts, resources and templates are replaced by the new ones: clients stay connected and
+are told the lists changed. Modules FILE imports are not reloaded.`,
+
+  proxy: `Usage: janus-mcp proxy [--port P | --stdio] [--host H] (--upstream URL | -- COMMAND ARGS…)
+
+Serves one upstream server (a URL, or a command over stdio) to clients of every revision,
+over Streamable HTTP (default: 127.0.0.1 on a free port, printed on stderr) or stdio.
+
+Options:
+  --port P                  the HTTP port
+  --host H                  the HTTP host (default 127.0.0.1)
+  --stdio                   serve on stdin/stdout instead
+  --upstream URL            the upstream server's URL
+  -- COMMAND ARGS…          the upstream server's command line
+${CONNECTING.replace(/an HTTP header on every request/, 'an HTTP header on every upstream request')}`,
+};

@@ -1,0 +1,31 @@
+/** The process around a served server: stdout kept for protocol, and SIGINT/SIGTERM as the end. */
+import { PassThrough, type Readable } from 'node:stream';
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** On stdio stdout carries protocol only (transports.mdx §stdio): console output goes to stderr. */
+export function quietStdout(): void {
+  const toStderr = (...data: unknown[]) => console.error(...data);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+/** Resolves at the first SIGINT or SIGTERM. */
+export function signalled(): Promise<void> {
+  return new Promise((done) => {
+    for (const signal of SIGNALS) process.once(signal, () => done());
+  });
+}
+
+/** stdin, ended at a signal: the end of input is how a stdio session ends (lifecycle.mdx §Shutdown). */
+export function stdinEndedOnSignal(): Readable {
+  const input = new PassThrough();
+  process.stdin.pipe(input);
+  void signalled().then(() => {
+    process.stdin.unpipe(input);
+    process.stdin.destroy();
+    input.end();
+  });
+  return input;
+}

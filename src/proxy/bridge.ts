@@ -1,0 +1,223 @@
+/**
+ * Calls from downstream clients forwarded upstream, and the upstream's questions, logs and
+ * progress carried back to the downstream call they belong to, across eras:
+ *
+ * - a handshake-era downstream client is asked with real requests (`ctx.elicit`, `ctx.sample`,
+ *   `ctx.roots`), whatever the upstream's era;
+ * - a 2026-07-28 downstream client's tool call is a `Continuation`: the upstream's questions
+ *   end the downstream request with an `input_required` round, and the retry's answers let the
+ *   same upstream call go on (continuation.ts).
+ */
+import type { ConnectOptions } from '../client/index.js';
+import { ErrorCode, McpError } from '../protocol/index.js';
+import type {
+  CallToolResult,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  JsonRpcNotification,
+  LoggingLevel,
+  Root,
+} from '../protocol/index.js';
+import type { PromptHandler, RequestContext, ResourceReader, Server, TemplateReader, ToolHandler } from '../server/index.js';
+import { CONTINUATION_PREFIX, Continuation } from './continuation.js';
+import type { Forwarders, Mirror } from './mirror.js';
+import { type AskMethod, type Asker, InFlight } from './scope.js';
+import type { Upstream } from './upstream.js';
+
+/** ctx.state keys between the tools/call middleware and the tool handlers. */
+const RESUME = 'janus-mcp/proxy.resume';
+const ROUND = 'janus-mcp/proxy.round';
+/** The call's arguments as sent (before validation fills defaults): what its retries must repeat. */
+const ARGUMENTS = 'janus-mcp/proxy.arguments';
+
+interface Resume {
+  continuation: Continuation;
+  responses: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Asks a downstream request's client, with the mechanics of its era. */
+function askDownstream(ctx: RequestContext, method: AskMethod, params: Record<string, unknown>): Promise<object> {
+  switch (method) {
+    case 'elicitation/create':
+      if (params.mode === 'url') return ctx.elicitUrl(params as never);
+      return ctx.elicit({
+        message: String(params.message ?? ''),
+        requestedSchema: (params.requestedSchema ?? {}) as Record<string, unknown>,
+        ...(isObject(params._meta) ? { _meta: params._meta } : {}),
+      });
+    case 'sampling/createMessage':
+      return ctx.sample(params as unknown as CreateMessageParams);
+    case 'roots/list':
+      return ctx.roots().then((roots) => ({ roots }));
+  }
+}
+
+/** The asker of a call that asks its downstream client directly. */
+function direct(ctx: RequestContext): Asker {
+  return {
+    ask: (method, params) => askDownstream(ctx, method, params),
+    log: (level, data, logger) => ctx.log(level, data, logger),
+  };
+}
+
+export class Bridge implements Forwarders {
+  private readonly inFlight = new InFlight();
+  private readonly continuations = new Map<string, Continuation>();
+  mirror: Mirror | undefined;
+
+  constructor(
+    private readonly upstream: () => Upstream,
+    private readonly continuationTtlMs?: number,
+  ) {}
+
+  /** The upstream client's handlers: each question goes to the downstream call it belongs to. */
+  handlers(): Pick<ConnectOptions, 'onElicit' | 'onSample' | 'onRoots' | 'onNotification'> {
+    return {
+      onElicit: (params: ElicitParams) => this.ask('elicitation/create', params) as Promise<ElicitResult>,
+      onSample: (params: CreateMessageParams) => this.ask('sampling/createMessage', params) as Promise<CreateMessageResult>,
+      onRoots: async () => ((await this.ask('roots/list', {})) as { roots: Root[] }).roots,
+      onNotification: (n: JsonRpcNotification) => {
+        if (n.method !== 'notifications/message' || !isObject(n.params)) return;
+        const { level, data, logger } = n.params;
+        this.inFlight.current()?.log(level as LoggingLevel, data, typeof logger === 'string' ? logger : undefined);
+      },
+    };
+  }
+
+  private ask(method: AskMethod, params: object): Promise<object> {
+    const asker = this.inFlight.current();
+    if (!asker) return Promise.reject(new McpError(ErrorCode.InternalError, `${method}: no downstream call in flight to ask`));
+    return asker.ask(method, params as Record<string, unknown>);
+  }
+
+  tool(name: string): ToolHandler {
+    return ((args: Record<string, unknown>, ctx: RequestContext) =>
+      ctx.era === 'modern' ? this.continued(name, args, ctx) : this.callUpstream(name, args, ctx.signal, direct(ctx), ctx)) as never;
+  }
+
+  private callUpstream(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    asker: Asker,
+    progress: { progress(p: number, total?: number, message?: string): void },
+  ): Promise<CallToolResult> {
+    return this.inFlight.run(asker, () =>
+      this.upstream().use(`tools/call ${name}`, (client) =>
+        client.callTool(name, args, { signal, onProgress: (p) => progress.progress(p.progress, p.total, p.message) }),
+      ),
+    );
+  }
+
+  /** A 2026-07-28 downstream tool call: a new continuation, or the retry of one (its answers in ctx.state). */
+  private async continued(name: string, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+    const resume = ctx.state[RESUME] as Resume | undefined;
+    let continuation = resume?.continuation;
+    if (!continuation) {
+      const c = new Continuation(
+        name,
+        JSON.stringify(ctx.state[ARGUMENTS] ?? {}),
+        (gone) => gone.roundState && this.continuations.delete(gone.roundState),
+        this.continuationTtlMs,
+      );
+      c.start((signal, asker) => this.callUpstream(name, args, signal, asker, c));
+      continuation = c;
+    }
+    continuation.attach(ctx);
+    let waiting = false;
+    try {
+      if (resume) continuation.answer(resume.responses);
+      const step = await continuation.next();
+      if ('result' in step) return step.result;
+      waiting = true;
+      const requestState = continuation.newRound();
+      this.continuations.set(requestState, continuation);
+      ctx.state[ROUND] = { resultType: 'input_required', inputRequests: step.inputRequests, requestState };
+      // Replaced by the round in the tools/call middleware; an error result skips output validation.
+      return { content: [], isError: true };
+    } finally {
+      continuation.detach(waiting);
+    }
+  }
+
+  prompt(name: string): PromptHandler {
+    return ((args: Record<string, string | undefined>, ctx: RequestContext) =>
+      this.inFlight.run(direct(ctx), () =>
+        this.upstream().use(`prompts/get ${name}`, (client) =>
+          client.getPrompt(name, Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) as Record<string, string>, {
+            signal: ctx.signal,
+          }),
+        ),
+      )) as never;
+  }
+
+  resource(uri: string): ResourceReader {
+    return (_uri, ctx) => this.read(uri, ctx);
+  }
+
+  template(_uriTemplate: string): TemplateReader {
+    return (uri, _variables, ctx) => this.read(uri, ctx);
+  }
+
+  private read(uri: string, ctx: RequestContext) {
+    return this.inFlight.run(direct(ctx), () =>
+      this.upstream().use(`resources/read ${uri}`, (client) => client.readResource(uri, { signal: ctx.signal })),
+    );
+  }
+
+  /** The middleware that answers rounds and retries of continued calls, and forwards completions and unlisted reads. */
+  install(server: Server): void {
+    server.use('tools/call', async (ctx, next) => {
+      const state = ctx.params.requestState;
+      if (ctx.era === 'modern' && typeof state === 'string' && state.startsWith(CONTINUATION_PREFIX)) {
+        const continuation = this.continuations.get(state);
+        if (!continuation) {
+          throw new McpError(ErrorCode.InvalidParams, 'Invalid params: requestState is unknown, expired or already used (a proxied call)');
+        }
+        // mrtr.mdx §Client Requirements: the retry repeats the original request; its state serves no other.
+        if (continuation.tool !== ctx.params.name || continuation.argumentsJson !== JSON.stringify(ctx.params.arguments ?? {})) {
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            'Invalid params: requestState was issued for another tool call (name or arguments differ)',
+          );
+        }
+        // One retry per round: a second one presenting the same state is refused.
+        this.continuations.delete(state);
+        const { requestState: _state, inputResponses, ...rest } = ctx.params as Record<string, unknown>;
+        ctx.state[RESUME] = { continuation, responses: isObject(inputResponses) ? inputResponses : {} } satisfies Resume;
+        ctx.params = rest as typeof ctx.params;
+      }
+      if (ctx.era === 'modern') ctx.state[ARGUMENTS] = ctx.params.arguments;
+      const result = await next();
+      return (ctx.state[ROUND] as typeof result | undefined) ?? result;
+    });
+    server.use('completion/complete', async (ctx, next) => {
+      const ref = ctx.params.ref as { type?: string; name?: string; uri?: string } | undefined;
+      const mirrored =
+        (ref?.type === 'ref/prompt' && typeof ref.name === 'string' && this.mirror?.has('prompts', ref.name)) ||
+        (ref?.type === 'ref/resource' && typeof ref.uri === 'string' && this.mirror?.has('templates', ref.uri));
+      if (!mirrored || !ref) return next();
+      const argument = ctx.params.argument as { name: string; value: string };
+      const context = isObject(ctx.params.context) && isObject(ctx.params.context.arguments) ? ctx.params.context.arguments : undefined;
+      const completion = await this.upstream().use('completion/complete', (client) =>
+        client.complete(ref as never, argument, context as Record<string, string> | undefined),
+      );
+      return { completion } as Awaited<ReturnType<typeof next>>;
+    });
+    // A URI the upstream serves without listing it (a template's, say) is read upstream too.
+    server.use('resources/read', async (ctx, next) => {
+      try {
+        return await next();
+      } catch (e) {
+        const uri = ctx.params.uri;
+        const notFound = e instanceof McpError && (e.code === ErrorCode.ResourceNotFound || e.code === ErrorCode.InvalidParams);
+        if (!notFound || typeof uri !== 'string' || this.mirror?.hidden(uri)) throw e;
+        return this.upstream().use(`resources/read ${uri}`, (client) => client.readResource(uri, { signal: ctx.signal }));
+      }
+    });
+  }
+}

@@ -1,0 +1,3 @@
+/** `janus-mcp/proxy`: one upstream MCP server, of any revision, served to clients of every revision. */
+export { createProxy } from './proxy.js';
+export type { Proxy, ProxyOptions } from './proxy.js';

@@ -1,0 +1,196 @@
+/**
+ * `createProxy`: one upstream MCP server (any revision: a command over stdio, a Streamable
+ * HTTP or HTTP+SSE URL, a transport, a connected client) served to downstream clients of every
+ * revision (DESIGN.md §Around the core, "Proxy and command"). Upstream it is a Janus client,
+ * downstream a Janus server, built on their public API only: the downstream side has the same
+ * limits, Host/Origin rules and authorization as any Janus server, because it is one.
+ */
+import { Client, type ConnectOptions, connect, type Target, type Transport } from '../client/index.js';
+import type { ServerCapabilities } from '../protocol/index.js';
+import { createServer, type Server, type ServerOptions } from '../server/index.js';
+import { Bridge } from './bridge.js';
+import { type Hide, Mirror, type ListKind } from './mirror.js';
+import { UpstreamSubscriptions } from './subscriptions.js';
+import { DEFAULT_RECONNECT, isGone, type ReconnectPolicy, Upstream } from './upstream.js';
+
+export interface ProxyOptions {
+  /** Downstream server identity (default: the upstream's serverInfo name/version, title etc.). */
+  name?: string;
+  version?: string;
+  /** How to reach the upstream (passed to connect()): clientInfo, headers, auth, protocolVersion… */
+  connect?: ConnectOptions;
+  /** Hide upstream tools/prompts/resources from downstream clients. */
+  hide?: Hide;
+  /** Reconnection to the upstream when it goes away (command dies, URL unreachable): attempts and backoff (default 5 attempts from 500 ms, doubling). */
+  reconnect?: { attempts?: number; delayMs?: number } | false;
+  /** Server options for the downstream server (limits, logger, onError…). */
+  server?: Omit<ServerOptions, 'name' | 'version'>;
+}
+
+export interface Proxy {
+  /** The downstream server: add tools of your own with server.tool(...), serve with serveHttp/serveStdio. */
+  readonly server: Server;
+  /** The upstream client (a new one after each reconnection). */
+  readonly upstream: Client;
+  /** Closes the upstream client and the server. */
+  close(): Promise<void>;
+}
+
+/** The list a `list_changed` notification names. */
+const CHANGED: Record<string, ListKind[]> = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/prompts/list_changed': ['prompts'],
+  'notifications/resources/list_changed': ['resources', 'templates'],
+};
+
+function describe(upstream: string | string[] | Transport | Client, client: Client): string {
+  const name = client.serverInfo?.name;
+  const where = typeof upstream === 'string' ? upstream : Array.isArray(upstream) ? upstream.join(' ') : undefined;
+  return `upstream ${[name && JSON.stringify(name), where && `(${where})`].filter(Boolean).join(' ') || 'server'}`;
+}
+
+/** The downstream capabilities the upstream's imply: declared before anything is mirrored. */
+function capabilitiesOf(client: Client): ServerCapabilities {
+  const up = client.serverCapabilities;
+  const caps: ServerCapabilities = {};
+  if (up.tools) caps.tools = { listChanged: true };
+  if (up.prompts) caps.prompts = { listChanged: true };
+  if (up.resources) caps.resources = { subscribe: true, listChanged: true };
+  if (up.completions) caps.completions = {};
+  if (up.logging) caps.logging = {};
+  return caps;
+}
+
+/**
+ * Serves `upstream` (a URL, a command as a string or argv array, a Transport, or a connected
+ * Client) to downstream clients of every revision. Resolves once the upstream is connected
+ * and its lists are mirrored.
+ */
+export async function createProxy(upstream: string | string[] | Transport | Client, options: ProxyOptions = {}): Promise<Proxy> {
+  let current: Upstream | undefined;
+  const bridge = new Bridge(() => current!);
+  const reportError = (e: unknown) => (options.server?.onError ?? ((x: unknown) => console.error('[janus-mcp proxy]', x)))(e);
+  const connectOptions: ConnectOptions = { ...options.connect, ...bridge.handlers() };
+  const target: Target | undefined =
+    upstream instanceof Client ? undefined : Array.isArray(upstream) ? { command: upstream[0]!, args: upstream.slice(1) } : upstream;
+  const client = target === undefined ? (upstream as Client) : await connect(target, connectOptions);
+  let server: Server | undefined;
+  try {
+    await learn(client);
+    const policy: ReconnectPolicy | false = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
+    const reconnectable = typeof upstream === 'string' || Array.isArray(upstream);
+    current = new Upstream(client, describe(upstream, client), reconnectable ? target : undefined, connectOptions, policy, reportError);
+    if (upstream instanceof Client) wireClient(upstream, bridge);
+    server = createServer(serverOptions(client, options));
+    return await serve(server, current, bridge, options, reportError);
+  } catch (e) {
+    // No proxy to hand back: what was started here ends here (a Client given by the caller stays open).
+    server?.close();
+    if (target !== undefined) await client.close().catch(() => {});
+    throw e;
+  }
+}
+
+/** The downstream server's options: the upstream's identity and capabilities, unless the options say otherwise. */
+function serverOptions(client: Client, options: ProxyOptions): ServerOptions {
+  const info = client.serverInfo;
+  return {
+    ...(info?.title === undefined ? {} : { title: info.title }),
+    ...(info?.description === undefined ? {} : { description: info.description }),
+    ...(info?.websiteUrl === undefined ? {} : { websiteUrl: info.websiteUrl }),
+    ...(info?.icons === undefined ? {} : { icons: info.icons }),
+    ...(client.instructions === undefined ? {} : { instructions: client.instructions }),
+    ...options.server,
+    capabilities: { ...capabilitiesOf(client), ...options.server?.capabilities },
+    name: options.name ?? info?.name ?? 'janus-mcp-proxy',
+    version: options.version ?? info?.version ?? '0.0.0',
+  };
+}
+
+/** Mirrors the upstream on `server`, follows its changes and losses, and hands back the proxy. */
+async function serve(
+  server: Server,
+  up: Upstream,
+  bridge: Bridge,
+  options: ProxyOptions,
+  reportError: (e: unknown) => void,
+): Promise<Proxy> {
+  const client = up.client;
+  const mirror = new Mirror(server, bridge, options.hide ?? {}, reportError);
+  bridge.mirror = mirror;
+  bridge.install(server);
+  const subscriptions = new UpstreamSubscriptions(
+    server,
+    () => up,
+    (uri) => mirror.hidden(uri),
+    reportError,
+  );
+  subscriptions.install(server);
+
+  let watching: AbortController | undefined;
+  /** Follows the upstream's list changes (a legacy session's notifications, or a listen stream). */
+  const watch = (c: Client) => {
+    watching?.abort();
+    const stop = (watching = new AbortController());
+    const caps = c.serverCapabilities;
+    const filter = {
+      toolsListChanged: Boolean(caps.tools?.listChanged),
+      promptsListChanged: Boolean(caps.prompts?.listChanged),
+      resourcesListChanged: Boolean(caps.resources?.listChanged),
+    };
+    if (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged) return;
+    void (async () => {
+      try {
+        for await (const n of c.listen(filter, { signal: stop.signal })) {
+          for (const kind of CHANGED[n.method] ?? []) mirror.sync(kind, c).catch((e: unknown) => failed(c, e));
+        }
+      } catch (e) {
+        if (!stop.signal.aborted) failed(c, e);
+      }
+    })();
+  };
+  // A sync or watch that cannot reach the upstream is a lost connection; anything else is reported.
+  const failed = (c: Client, e: unknown) => (isGone(e) ? up.lost(c, e) : reportError(e));
+
+  // A stdio upstream that exits, or a transport that closes, is lost at once, not at the next call.
+  const noticeLoss = (c: Client) => c.onClose((error) => error && up.lost(c, error));
+  noticeLoss(client);
+  await mirror.syncAll(client);
+  watch(client);
+  up.onReconnect(async (c) => {
+    noticeLoss(c);
+    await learn(c);
+    await mirror.syncAll(c);
+    watch(c);
+    subscriptions.renew(c);
+  });
+
+  return {
+    server,
+    get upstream() {
+      return up.client;
+    },
+    async close() {
+      watching?.abort();
+      subscriptions.close();
+      server.close();
+      await up.close();
+    },
+  };
+}
+
+/**
+ * What the proxy needs to know of a newly connected upstream: a 2026-07-28 client pinned to its
+ * version skipped `server/discover`, so it is asked now (capabilities, serverInfo, instructions);
+ * and every log message it has, for downstream clients to filter by their own levels.
+ */
+async function learn(client: Client): Promise<void> {
+  if (client.era === 'modern' && client.serverInfo === undefined) await client.discover();
+  if (client.serverCapabilities.logging) await client.setLogLevel('debug').catch(() => {});
+}
+
+/** A client the caller connected: its handlers cannot be replaced, so its notifications are followed here. */
+function wireClient(client: Client, bridge: Bridge): void {
+  const { onNotification } = bridge.handlers();
+  client.onNotification((n) => onNotification?.(n));
+}
