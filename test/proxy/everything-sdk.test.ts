@@ -55,7 +55,6 @@ test('proxy: server-everything (stdio, handshake era) served over HTTP to the of
   client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(String(n.params.uri)));
   await client.connect(new StreamableHTTPClientTransport(http.url));
   try {
-
     const tools = async () => (await client.listTools()).tools.map((x) => x.name);
     await t.test('tools listed: the upstream registers its asking tools once it knows the client can answer', async () => {
       // server-everything adds the eliciting and sampling tools after the handshake, with list_changed.
