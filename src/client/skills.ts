@@ -10,7 +10,7 @@ import { base64ToBytes } from '../protocol/base64.js';
 import { JanusError } from '../protocol/errors.js';
 import type { ReadResourceResult, Resource, ServerCapabilities } from '../protocol/types.js';
 import { fileBytes, sha256Digest, utf8Text } from '../extensions/skills/digest.js';
-import { frontmatterDifferences, parseFrontmatter } from '../extensions/skills/frontmatter.js';
+import { frontmatterDifferences, loadYaml, parseFrontmatter } from '../extensions/skills/frontmatter.js';
 import {
   DIGEST_PATTERN,
   SKILL_FILE,
@@ -125,6 +125,7 @@ export async function loadSkill(peer: SkillsPeer, skill: string | SkillEntry): P
   const bytes = await verifiedRead(peer, entry, entry.uri);
   const text = utf8Text(bytes);
   if (text === undefined) throw new SkillVerificationError('frontmatter', entry.uri, `${entry.uri} is not UTF-8 text`);
+  await loadYaml();
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) throw new SkillVerificationError('frontmatter', entry.uri, `${entry.uri}: ${parsed.problem}`);
   const differ = frontmatterDifferences(parsed.frontmatter, entry.frontmatter);

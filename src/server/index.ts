@@ -75,7 +75,7 @@ export type {
 export { LocalBackplane } from './backplane.js';
 export { McpError, JanusError, ErrorCode, UrlElicitationRequiredError } from '../protocol/errors.js';
 export type { UrlElicitation } from '../protocol/errors.js';
-export { readSkillDirectory, SKILLS_EXTENSION } from '../extensions/skills/index.js';
+export { prepareSkills, readSkillDirectory, SKILLS_EXTENSION } from '../extensions/skills/index.js';
 export type {
   SkillsOptions,
   SkillRegistration,

@@ -3,7 +3,35 @@
  * as YAML into JSON, the Agent Skills naming rules, and the field-by-field comparison a host
  * makes before loading a skill (§Integrity and verification).
  */
-import { parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
+import { JanusError } from '../../protocol/errors.js';
+
+/**
+ * The YAML parser, loaded on first use, not with `janus-mcp/server` or `janus-mcp/client`: a
+ * program that serves or reads no skill never pays its import (tens of milliseconds of cold
+ * start). Async paths load it with `import()` (`loadYaml`), which every runtime has; a skill
+ * registered synchronously from memory loads it through Node's `require`, reached as
+ * `process.getBuiltinModule` (no `node:` import: the server stays runtime-neutral).
+ */
+let yaml: typeof Yaml | undefined;
+
+export async function loadYaml(): Promise<void> {
+  yaml ??= await import('yaml');
+}
+
+function yamlNow(): typeof Yaml {
+  if (yaml !== undefined) return yaml;
+  const node = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+  if (typeof node?.getBuiltinModule !== 'function') {
+    throw new JanusError(
+      'REGISTRATION',
+      'SKILL.md frontmatter needs the YAML parser, which this runtime cannot load synchronously: `await prepareSkills()` (janus-mcp/server) before registering skills from memory',
+    );
+  }
+  const { createRequire } = node.getBuiltinModule('node:module') as { createRequire(from: string): (id: string) => unknown };
+  yaml = createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yaml;
+}
 
 /** A leading `---` line, the YAML, a closing `---` line (an optional BOM before it all). */
 const BLOCK = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
@@ -24,7 +52,7 @@ export type FrontmatterResult = { ok: true; frontmatter: Record<string, unknown>
 export function parseFrontmatter(text: string): FrontmatterResult {
   const block = BLOCK.exec(text);
   if (!block) return { ok: false, problem: 'it does not begin with a --- delimited YAML frontmatter block' };
-  const doc = parseDocument(block[1] ?? '', { prettyErrors: false, uniqueKeys: true });
+  const doc = yamlNow().parseDocument(block[1] ?? '', { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) return { ok: false, problem: `its frontmatter is not valid YAML: ${doc.errors[0]!.message}` };
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -6,6 +6,7 @@ import { JanusError } from '../../protocol/errors.js';
 import { findSkillPaths, readSkillDirectory } from './disk.js';
 import type { SkillFiles } from './skill.js';
 import type { SkillRegistration, SkillsExtension } from './serve.js';
+import { loadYaml } from './frontmatter.js';
 
 export { SkillsExtension, type SkillsOptions, type SkillRegistration, type SkillResourceHost } from './serve.js';
 export { readSkillDirectory } from './disk.js';
@@ -17,7 +18,13 @@ export type SkillSource = SkillFiles | string;
 
 /** Serves one skill from a directory on disk. */
 export async function serveSkillDirectory(skills: SkillsExtension, path: string, directory: string): Promise<SkillRegistration> {
-  return skills.add(path, await readSkillDirectory(directory));
+  const [files] = await Promise.all([readSkillDirectory(directory), loadYaml()]);
+  return skills.add(path, files);
+}
+
+/** Loads what parsing SKILL.md frontmatter needs (the YAML parser), for runtimes that cannot load it synchronously. */
+export function prepareSkills(): Promise<void> {
+  return loadYaml();
 }
 
 /**
@@ -25,7 +32,7 @@ export async function serveSkillDirectory(skills: SkillsExtension, path: string,
  * all or none: the first that fails undoes the others and its error is thrown.
  */
 export async function serveSkillsDirectory(skills: SkillsExtension, root: string): Promise<SkillRegistration[]> {
-  const paths = await findSkillPaths(root);
+  const [paths] = await Promise.all([findSkillPaths(root), loadYaml()]);
   const sources = await Promise.all(paths.map(async (p) => ({ path: p, files: await readSkillDirectory(`${root}/${p}`) })));
   const served: SkillRegistration[] = [];
   try {
