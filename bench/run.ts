@@ -11,6 +11,8 @@
  *   npm run bench -- --impls janus,bare
  *   npm run bench -- --only 1,2,4 --impls janus,janus-mw,janus-otel
  *                                      the cost of an empty middleware chain and of OpenTelemetry
+ *   npm run bench -- --only 1,6 --impls janus,janus-tasks
+ *                                      the cost of the tasks extension on plain calls, and a task round trip
  *   npm run bench -- --profile 1       CPU profile of Janus under scenario 1, 2, 3 or 4 (see profile.ts)
  *   npm run bench -- --heap 5          heap growth per open listen stream (5) or session (3), by constructor
  *   npm run bench -- --strict          exit 2 when a target is not met
@@ -172,7 +174,7 @@ async function main(): Promise<number> {
   if (rows.length) console.log(textTable(rows, TITLES));
   if (scale) console.log(`\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutText(scale.rows, scale.costs, scale.workers)}`);
   const overhead = overheadText(rows, TITLES, opts.impls);
-  if (overhead) console.log(`\nObservability on, as a ratio to plain Janus in the same repetition:\n\n${overhead}`);
+  if (overhead) console.log(`\nFeatures on (middleware, OpenTelemetry, tasks), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overhead}`);
   if (opts.quick)
     console.log(
       '\n--quick: one short repetition and small counts; memory per session/stream at these counts is noise. Targets apply to the full run.',
@@ -209,7 +211,7 @@ async function main(): Promise<number> {
       (rows.length ? `${markdownTable(rows, TITLES)}\n` : '') +
       (scale ? `\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutMarkdown(scale.rows, scale.costs, scale.workers)}\n` : '') +
       (overhead
-        ? `\nObservability on, as a ratio to plain Janus in the same repetition:\n\n${overheadMarkdown(rows, TITLES, opts.impls)}\n`
+        ? `\nFeatures on (middleware, OpenTelemetry, tasks), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overheadMarkdown(rows, TITLES, opts.impls)}\n`
         : ''),
   );
   console.log(`\nWrote ${relative(process.cwd(), json)} and ${relative(process.cwd(), md)}`);

@@ -12,12 +12,13 @@ export type Impl = 'bare' | 'janus' | 'sdk' | JanusVariant;
 /** The implementations a run compares by default. */
 export const IMPLS: readonly Impl[] = ['bare', 'janus', 'sdk'];
 /**
- * Janus with observability on, to show what it costs (docs/performance.md): an empty
- * middleware chain, or OpenTelemetry tracing and metrics with a real SDK. Run on request only
- * (`--impls janus,janus-mw,janus-otel`), and reported as ratios to plain Janus.
+ * Janus with a feature on, to show what it costs (docs/performance.md): an empty middleware
+ * chain, OpenTelemetry tracing and metrics with a real SDK, or the tasks extension (a task
+ * tool registered; scenario 6 then also times a task round trip). Run on request only
+ * (`--impls janus,janus-mw,janus-otel,janus-tasks`), and reported as ratios to plain Janus.
  */
-export type JanusVariant = 'janus-mw' | 'janus-otel';
-export const VARIANTS: readonly JanusVariant[] = ['janus-mw', 'janus-otel'];
+export type JanusVariant = 'janus-mw' | 'janus-otel' | 'janus-tasks';
+export const VARIANTS: readonly JanusVariant[] = ['janus-mw', 'janus-otel', 'janus-tasks'];
 export const ALL_IMPLS: readonly Impl[] = [...IMPLS, ...VARIANTS];
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -165,7 +165,11 @@ export function markdownTable(rows: Row[], titles: Record<string, string>): stri
   ].join('\n');
 }
 
-const VARIANT_LABEL: Record<JanusVariant, string> = { 'janus-mw': 'empty middleware', 'janus-otel': 'OpenTelemetry on' };
+const VARIANT_LABEL: Record<JanusVariant, string> = {
+  'janus-mw': 'empty middleware',
+  'janus-otel': 'OpenTelemetry on',
+  'janus-tasks': 'tasks extension on',
+};
 
 function overheadRows(rows: Row[], titles: Record<string, string>, impls: readonly Impl[]): string[][] | undefined {
   const variants = VARIANTS.filter((v) => impls.includes(v));
@@ -179,12 +183,13 @@ function overheadRows(rows: Row[], titles: Record<string, string>, impls: readon
         r.step,
         `${r.metric} (${r.unit})`,
         fmt(r.values.janus),
-        ...variants.map((v) => fmtRatio(r.vsJanus[v] ?? null)),
+        // A step only a variant has (scenario 6's task round trip): its own value, not a ratio.
+        ...variants.map((v) => (r.values.janus == null && r.values[v] != null ? fmt(r.values[v]) : fmtRatio(r.vsJanus[v] ?? null))),
       ]),
   ];
 }
 
-/** Ratios of each Janus variant to plain Janus, when the run had any (`--impls janus,janus-mw,janus-otel`). */
+/** Ratios of each Janus variant to plain Janus, when the run had any (`--impls janus,janus-mw,janus-otel,janus-tasks`). */
 export function overheadText(rows: Row[], titles: Record<string, string>, impls: readonly Impl[]): string | undefined {
   const table = overheadRows(rows, titles, impls);
   if (!table) return undefined;

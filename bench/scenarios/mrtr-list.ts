@@ -1,7 +1,8 @@
 /**
  * Scenario 6: one MRTR round trip (2026-07-28 `tools/call` answered `input_required`, then
- * the retry with `inputResponses` and the echoed `requestState`), and `tools/list` of a
- * server with 1,000 tools (plus `echo` and `ask`). Sequential, over one connection.
+ * the retry with `inputResponses` and the echoed `requestState`), one task round trip where the
+ * tasks extension is on (`janus-tasks`), and `tools/list` of a server with 1,000 tools (plus
+ * `echo` and `ask`). Sequential, over one connection.
  */
 import { orderFor, record, type Ctx, KB } from '../lib/context.js';
 import { openConnection, type HttpConnection } from '../lib/http.js';
@@ -33,12 +34,46 @@ async function mrtrRoundTrip(conn: HttpConnection, port: number, path: string, i
   }
 }
 
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+/**
+ * One task round trip (the 2026 tasks extension): `tools/call` of a task tool answered with a
+ * CreateTaskResult, then `tasks/get` until the task has completed, its inlined result checked.
+ * The handler answers at once, so this times the extension's own work: the durable create, the
+ * record's updates, and the polls.
+ */
+async function taskRoundTrip(conn: HttpConnection, port: number, path: string, id: number, what: string): Promise<number> {
+  const meta = modernMeta({ extensions: { [TASKS]: {} } });
+  const call = rpc(id, 'tools/call', { name: 'echo_task', arguments: { text: 'bench' }, _meta: meta });
+  const created = responseTo(await conn.request(withBody(postHead(port, path, modernHeaders('tools/call', 'echo_task')), call)), id, what);
+  if (created.resultType !== 'task' || typeof created.taskId !== 'string') {
+    throw new WrongAnswer(`${what}: expected a CreateTaskResult, got ${JSON.stringify(created).slice(0, 300)}`);
+  }
+  const head = postHead(port, path, modernHeaders('tasks/get', created.taskId));
+  for (let polls = 1; polls <= 1000; polls++) {
+    const got = responseTo(
+      await conn.request(withBody(head, rpc(id + polls, 'tasks/get', { taskId: created.taskId, _meta: meta }))),
+      id + polls,
+      what,
+    );
+    if (got.status === 'completed') {
+      if (got.result?.content?.[0]?.text !== 'bench')
+        throw new WrongAnswer(`${what}: wrong task result ${JSON.stringify(got).slice(0, 300)}`);
+      return polls;
+    }
+    if (got.status !== 'working') throw new WrongAnswer(`${what}: task ended ${got.status}: ${JSON.stringify(got).slice(0, 300)}`);
+  }
+  throw new WrongAnswer(`${what}: the task did not complete after 1,000 polls`);
+}
+
 function checkList(result: Record<string, any>, what: string): number {
   const tools = result.tools as Array<{ name: string; inputSchema?: unknown }> | undefined;
   const names = new Set(tools?.map((t) => t.name));
   const want = ['echo', 'ask', extraToolName(0), extraToolName(999)];
-  if (tools?.length !== 1002 || want.some((n) => !names.has(n)) || result.nextCursor !== undefined) {
-    throw new WrongAnswer(`${what}: expected the 1,002 tools on one page, got ${tools?.length} (nextCursor ${result.nextCursor})`);
+  // `janus-tasks` has its task tool besides.
+  const expected = 1002 + (names.has('echo_task') ? 1 : 0);
+  if (tools?.length !== expected || want.some((n) => !names.has(n)) || result.nextCursor !== undefined) {
+    throw new WrongAnswer(`${what}: expected the ${expected} tools on one page, got ${tools?.length} (nextCursor ${result.nextCursor})`);
   }
   return tools.length;
 }
@@ -83,6 +118,33 @@ export async function mrtrAndList(ctx: Ctx, scenario: string): Promise<void> {
           record(ctx, { ...base, metric: 'server CPU/round trip', unit: 'µs', better: 'lower', value: r.cpuPerOp });
           ctx.log(
             `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} MRTR: ${r.rate.toFixed(0)} round trips/s, p50 ${r.p50.toFixed(3)} ms, CPU ${r.cpuPerOp.toFixed(0)} µs`,
+          );
+        } finally {
+          await srv.stop();
+        }
+      }
+      // A task round trip, where the tasks extension is on (`--impls janus-tasks`).
+      if (impl === 'janus-tasks') {
+        const srv = new ServerProcess(impl, { transport: 'http', mode: 'modern' }, ctx.pinning);
+        const what = `${impl} ${scenario} task`;
+        try {
+          await srv.ready();
+          const conn = await openConnection(srv.port);
+          let polls = 0;
+          let rounds = 0;
+          const r = await timed(srv.pid, warmMs, durationMs, async (i) => {
+            polls += await taskRoundTrip(conn, srv.port, srv.path, 10_000 * i + 1, what);
+            rounds++;
+          });
+          conn.close();
+          await checkEchoHttp({ port: srv.port, path: srv.path }, 'modern', `${what} after`);
+          const base = { scenario, step: 'task round trip (create + tasks/get)', impl, rep };
+          record(ctx, { ...base, metric: 'round trips/s', unit: '/s', better: 'higher', value: r.rate });
+          record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: r.p50 });
+          record(ctx, { ...base, metric: 'server CPU/round trip', unit: 'µs', better: 'lower', value: r.cpuPerOp });
+          record(ctx, { ...base, metric: 'tasks/get per round trip', unit: '', better: 'lower', value: polls / rounds, diagnostic: true });
+          ctx.log(
+            `  ${scenario} rep ${rep + 1} ${impl} task: ${r.rate.toFixed(0)} round trips/s, p50 ${r.p50.toFixed(3)} ms, CPU ${r.cpuPerOp.toFixed(0)} µs, ${(polls / rounds).toFixed(2)} polls`,
           );
         } finally {
           await srv.stop();

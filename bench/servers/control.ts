@@ -11,8 +11,11 @@ export interface ServerArgs {
   mode: 'modern' | 'session' | 'both';
   /** Extra tools registered beside `echo` (scenario 6: tools/list of 1,000 tools). */
   tools: number;
-  /** Janus only: observability on (`mw`: an empty middleware; `otel`: OpenTelemetry tracing and metrics). */
-  variant: 'mw' | 'otel' | undefined;
+  /**
+   * Janus only: observability on (`mw`: an empty middleware; `otel`: OpenTelemetry tracing and
+   * metrics), or `tasks`: a task tool beside the others, so the tasks extension is on.
+   */
+  variant: 'mw' | 'otel' | 'tasks' | undefined;
   /** Janus only: its shared state on this Redis URL, under `prefix` (scenario 8). */
   redis: string | undefined;
   prefix: string | undefined;
@@ -26,7 +29,9 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   const transport = get('transport') === 'stdio' ? 'stdio' : 'http';
   const mode = (get('mode') ?? 'both') as ServerArgs['mode'];
   const variant = get('variant');
-  if (variant !== undefined && variant !== 'mw' && variant !== 'otel') throw new Error(`unknown --variant ${variant} (mw, otel)`);
+  if (variant !== undefined && variant !== 'mw' && variant !== 'otel' && variant !== 'tasks') {
+    throw new Error(`unknown --variant ${variant} (mw, otel, tasks)`);
+  }
   return { transport, mode, tools: Number(get('tools') ?? 0), variant, redis: get('redis'), prefix: get('prefix') };
 }
 

@@ -33,6 +33,10 @@ for (let i = 0; i < args.tools; i++) {
 }
 
 if (args.variant === 'mw') server.use((_ctx, next) => next());
+// The tasks extension on (its tool-call hook runs for every call): `echo_task` runs as a task for a client that declares it.
+if (args.variant === 'tasks') {
+  server.tool('echo_task', { input: z.object({ text: z.string() }), task: { support: 'optional', pollIntervalMs: 1 } }, ({ text }) => text);
+}
 if (args.variant === 'otel') await instrument(server);
 
 let changes = 0;
