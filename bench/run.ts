@@ -174,7 +174,10 @@ async function main(): Promise<number> {
   if (rows.length) console.log(textTable(rows, TITLES));
   if (scale) console.log(`\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutText(scale.rows, scale.costs, scale.workers)}`);
   const overhead = overheadText(rows, TITLES, opts.impls);
-  if (overhead) console.log(`\nFeatures on (middleware, OpenTelemetry, tasks), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overhead}`);
+  if (overhead)
+    console.log(
+      `\nFeatures on (middleware, OpenTelemetry, tasks), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overhead}`,
+    );
   if (opts.quick)
     console.log(
       '\n--quick: one short repetition and small counts; memory per session/stream at these counts is noise. Targets apply to the full run.',
