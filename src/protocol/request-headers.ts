@@ -43,6 +43,11 @@ const NAME_SOURCE: Readonly<Record<string, string>> = {
   'tasks/cancel': 'taskId',
 };
 
+/** The body field a request's `Mcp-Name` header mirrors, or undefined for a method without one. */
+export function mcpNameField(method: string): string | undefined {
+  return Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
+}
+
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** Header text vs body value: integers compared numerically (§Server Validation note), booleans as `true`/`false`. */
@@ -79,7 +84,7 @@ export function checkRequestHeaders(headers: HeaderReader, request: JsonRpcReque
     return `Header mismatch: Mcp-Method header '${method.trim()}' does not match body method '${request.method}'`;
   }
 
-  const nameField = NAME_SOURCE[request.method];
+  const nameField = mcpNameField(request.method);
   const bodyName = nameField === undefined ? undefined : params?.[nameField];
   if (typeof bodyName === 'string') {
     const raw = headers.header('mcp-name');

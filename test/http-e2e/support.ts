@@ -9,6 +9,7 @@
  * responses against the result type of the request method they answer. A violation is
  * recorded, makes the read that meets it throw, and makes `assertClean()` throw.
  */
+import { mcpNameField } from '../../src/protocol/request-headers.js';
 import { AssertionError } from 'node:assert';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createEverythingServer } from '../../examples/everything/server.js';
@@ -252,10 +253,9 @@ export class HttpPeer {
 
   /** The request metadata headers of 2026-07-28 (streamable-http.mdx §Standard Request Headers). */
   modernHeaders(body: Msg): Record<string, string | undefined> {
-    // The tasks extension's methods name their task (ext-tasks §Streamable HTTP: Routing Headers).
-    const name = body.params?.name ?? body.params?.uri ?? body.params?.taskId;
-    const named = ['tools/call', 'prompts/get', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel'].includes(body.method);
-    return { 'mcp-protocol-version': MODERN, 'mcp-method': body.method, 'mcp-name': named && typeof name === 'string' ? name : undefined };
+    const field = mcpNameField(body.method);
+    const name = field === undefined ? undefined : body.params?.[field];
+    return { 'mcp-protocol-version': MODERN, 'mcp-method': body.method, 'mcp-name': typeof name === 'string' ? name : undefined };
   }
 
   /** Opens a 2026-07-28 request with the full envelope and headers (`headers` override them). */

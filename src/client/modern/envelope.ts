@@ -3,6 +3,7 @@
  * §Request Metadata): the `_meta` envelope, and on HTTP the mirrored headers.
  */
 import { META } from '../../protocol/meta.js';
+import { mcpNameField } from '../../protocol/request-headers.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
 import { encodeHeaderValue, headerParamValue, type HeaderParam } from '../../protocol/x-mcp-header.js';
 
@@ -29,16 +30,6 @@ export function envelope(
   return { ...params, _meta: meta };
 }
 
-/** Which body field `Mcp-Name` mirrors (streamable-http.mdx §Standard Request Headers; ext-tasks §Routing Headers). */
-const NAMED: Record<string, string> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
 export function modernHeaders(
   method: string,
   params: RequestParams,
@@ -46,7 +37,7 @@ export function modernHeaders(
   headerParams: readonly HeaderParam[] | undefined,
 ): Record<string, string> {
   const h: Record<string, string> = { 'MCP-Protocol-Version': version, 'Mcp-Method': method };
-  const field = NAMED[method];
+  const field = mcpNameField(method);
   if (field) {
     const name = encodeHeaderValue(params[field]);
     if (name !== undefined) h['Mcp-Name'] = name;
