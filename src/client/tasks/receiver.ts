@@ -7,7 +7,7 @@
  * tasks extension's in-memory store, and expire `ttl` after creation.
  */
 import { InMemoryTaskStore } from '../../extensions/tasks/memory-store.js';
-import { TERMINAL, type TaskRecord } from '../../extensions/tasks/store.js';
+import { newTaskRecord, TERMINAL, type TaskRecord } from '../../extensions/tasks/store.js';
 import { legacyTask, RELATED_TASK } from '../../extensions/tasks/wire.js';
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 
@@ -45,19 +45,14 @@ export class TaskReceiver {
     }
     const asked = typeof task === 'object' && task !== null ? (task as { ttl?: unknown }).ttl : undefined;
     const ttlMs = typeof asked === 'number' && asked >= 0 ? Math.min(Math.floor(asked), this.settings.maxTtlMs) : this.settings.maxTtlMs;
-    const now = new Date().toISOString();
-    const record: TaskRecord = {
-      taskId: crypto.randomUUID(),
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
+    const record = newTaskRecord({
       ttlMs,
       pollIntervalMs: this.settings.pollIntervalMs,
       owner: '',
       design: 'core',
       method,
       runner: '',
-    };
+    });
     await this.store.create(record);
     const controller = new AbortController();
     const { taskId } = record;

@@ -30,7 +30,7 @@ import { modernTaskChannel, ParkingAsker, SessionTaskAsker, sessionTaskChannel }
 import { TaskChanges } from './changes.js';
 import { InMemoryTaskStore } from './memory-store.js';
 import { Running, type TaskRuntime } from './running.js';
-import { TERMINAL, type TaskChange, type TaskError, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
+import { newTaskRecord, TERMINAL, type TaskChange, type TaskError, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
 import { TaskCall, type TaskPhase } from './task-call.js';
 import { created, detailedTask, EXTENSION_ID, legacyTask, ownerOf, RELATED_TASK, shapeVersion, topicOf } from './wire.js';
 
@@ -235,21 +235,15 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
 
   private async create(design: TaskRecord['design'], options: ToolTaskOptions, ctx: Call, requestedTtl: number | undefined) {
     const site = ctx.site;
-    const now = new Date().toISOString();
     const longest = this.options.maxTtlMs ?? 24 * HOUR;
-    const ttlMs = Math.min(requestedTtl ?? options.ttlMs ?? this.options.ttlMs ?? HOUR, longest);
-    const record: TaskRecord = {
-      taskId: crypto.randomUUID(),
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs,
+    const record = newTaskRecord({
+      ttlMs: Math.min(requestedTtl ?? options.ttlMs ?? this.options.ttlMs ?? HOUR, longest),
       pollIntervalMs: options.pollIntervalMs ?? this.options.pollIntervalMs ?? 1000,
       owner: ownerOf(site),
       design,
       method: 'tools/call',
       runner: this.store.instanceId,
-    };
+    });
     const max = this.options.maxRunning ?? 1000;
     if (this.running.size >= max) {
       throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: ${max} tasks are already running on this server (tasks.maxRunning)`);

@@ -47,6 +47,12 @@ export interface TaskRecord {
   error?: TaskError;
 }
 
+/** A new task, `working`, created now under a fresh unguessable id (ext-tasks §Security: task ids are bearer tokens). */
+export function newTaskRecord(fields: Pick<TaskRecord, 'ttlMs' | 'pollIntervalMs' | 'owner' | 'design' | 'method' | 'runner'>): TaskRecord {
+  const now = new Date().toISOString();
+  return { taskId: crypto.randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ...fields };
+}
+
 /** What the instance running a task is told by the one that took a request for it. */
 export type TaskSignal = { type: 'input'; taskId: string; responses: Record<string, unknown> } | { type: 'cancel'; taskId: string };
 
