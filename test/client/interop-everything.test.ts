@@ -7,28 +7,14 @@
  * exact name, but every call asserts a concrete result.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { connect, type Client } from '../../src/client/index.js';
 import { spawnChannel } from '../../src/client/channels/spawn.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
 import type { Tool } from '../../src/protocol/types.js';
 import { pidAlive } from '../support/common.js';
+import { everythingEntry } from '../support/server-everything.js';
 import { askHandlers, textOf } from './helpers.js';
-
-/** The server's entry file, from its package.json `bin`; undefined when the package is not installed. */
-function everythingEntry(): string | undefined {
-  try {
-    const pkgPath = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json');
-    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: string | Record<string, string> };
-    const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0]!;
-    return join(dirname(pkgPath), bin);
-  } catch {
-    return undefined;
-  }
-}
 
 type Props = Record<string, { type?: string; default?: unknown }>;
 const props = (t: Tool) => ((t.inputSchema as { properties?: Props }).properties ?? {}) as Props;

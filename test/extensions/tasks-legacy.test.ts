@@ -14,6 +14,7 @@ import { createServer, ErrorCode, type Server } from '../../src/server/index.js'
 import type { Msg } from '../support/common.js';
 import { handshake, MemoryPeer, withMemoryPeer } from '../support/peer.js';
 import { aborted, deferred, until } from '../support/wait.js';
+import { waitingServer } from './tasks-support.js';
 
 const V = '2025-11-25';
 const RELATED = 'io.modelcontextprotocol/related-task';
@@ -130,16 +131,10 @@ test('while tasks/result waits, the task asks on its stream', async () => {
 });
 
 test('tasks/cancel cancels a running task (its handler aborts) and answers the task; cancelling it again is -32602', async () => {
-  const server = createServer({ name: 't', version: '1' });
-  const started = deferred<AbortSignal>();
-  server.tool('wait', { task: 'optional' }, async (_args, ctx) => {
-    started.resolve(ctx.signal);
-    await aborted(ctx.signal);
-    return 'late';
-  });
+  const { server, started } = waitingServer();
   await withSession(async (peer) => {
     const task = await asTask(peer, 'wait');
-    const signal = await started.promise;
+    const signal = await started;
     const cancelled = await peer.call('tasks/cancel', { taskId: task.taskId });
     assert.equal(cancelled.status, 'cancelled');
     await aborted(signal);
@@ -182,18 +177,12 @@ test('a task past its ttl is gone: tasks/get is -32602', async () => {
 });
 
 test("a session's tasks are cancelled when it ends (nobody could reach them after)", async () => {
-  const server = createServer({ name: 't', version: '1' });
-  const started = deferred<AbortSignal>();
-  server.tool('wait', { task: 'optional' }, async (_args, ctx) => {
-    started.resolve(ctx.signal);
-    await aborted(ctx.signal);
-    return 'late';
-  });
+  const { server, started } = waitingServer();
   const peer = await MemoryPeer.connect(server, { revision: V });
   try {
     await handshake(peer, V, {});
     await asTask(peer, 'wait');
-    const signal = await started.promise;
+    const signal = await started;
     await peer.close();
     await aborted(signal);
   } finally {

@@ -13,6 +13,7 @@ import { createEverythingServer } from '../../examples/everything/server.js';
 import { createServer, ErrorCode, McpError, type Server } from '../../src/server/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
+import { waitingServer } from './tasks-support.js';
 import { assertTaskShape } from '../support/tasks-schema.js';
 import { aborted, deferred, until } from '../support/wait.js';
 
@@ -116,16 +117,10 @@ test('partial fulfilment: answering one of two requests leaves the other outstan
 });
 
 test('cancelled mid-run: the ack is empty, the handler sees its signal abort, the task stays cancelled; cancelling again acks too', async () => {
-  const server = createServer({ name: 't', version: '1' });
-  const started = deferred<AbortSignal>();
-  server.tool('wait', { task: 'optional' }, async (_args, ctx) => {
-    started.resolve(ctx.signal);
-    await aborted(ctx.signal);
-    return 'finished anyway';
-  });
+  const { server, started } = waitingServer();
   await withPeer(async (peer) => {
     const { taskId } = await created(peer, 'wait');
-    const signal = await started.promise;
+    const signal = await started;
     const ack = await peer.modern('tasks/cancel', { taskId }, { caps: CAPS });
     assertTaskShape('CancelTaskResult', ack.result);
     for (const absent of ['taskId', 'status', 'result', 'error']) assert.ok(!(absent in ack.result));
@@ -137,13 +132,7 @@ test('cancelled mid-run: the ack is empty, the handler sees its signal abort, th
 });
 
 test('a task past its ttlMs is gone: tasks/get answers -32602, and its handler is aborted', async () => {
-  const server = createServer({ name: 't', version: '1' });
-  const started = deferred<AbortSignal>();
-  server.tool('short', { task: { support: 'optional', ttlMs: 200 } }, async (_args, ctx) => {
-    started.resolve(ctx.signal);
-    await aborted(ctx.signal);
-    return 'never read';
-  });
+  const { server, started } = waitingServer('short', { support: 'optional', ttlMs: 200 });
   await withPeer(async (peer) => {
     const task = await created(peer, 'short');
     assert.equal(task.ttlMs, 200);
@@ -153,7 +142,7 @@ test('a task past its ttlMs is gone: tasks/get answers -32602, and its handler i
       return r.error;
     }, 'the task to expire');
     assert.equal(gone.code, ErrorCode.InvalidParams);
-    const signal = await started.promise;
+    const signal = await started;
     await until(() => signal.aborted, 'the handler to be aborted at its expiry');
   }, server);
 });

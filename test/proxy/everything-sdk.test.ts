@@ -9,25 +9,12 @@
  * handshake-era client on the same URL, asked with real requests.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { Client as SdkClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connect } from '../../src/client/index.js';
 import { startCli } from '../cli/support.js';
 import { until } from '../support/wait.js';
-
-function everythingEntry(): string | undefined {
-  try {
-    const pkgPath = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json');
-    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: string | Record<string, string> };
-    const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0]!;
-    return join(dirname(pkgPath), bin);
-  } catch {
-    return undefined;
-  }
-}
+import { everythingEntry } from '../support/server-everything.js';
 
 const entry = everythingEntry();
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
