@@ -118,7 +118,7 @@ export async function profile(which: string, pinning: Pinning, base: Options): P
     impls: base.impls.length === 3 ? ['janus'] : base.impls,
     reps: 1,
     connections: [64],
-    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    nodeFlags: ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${dir}`],
     durationMs: Math.max(base.durationMs, 10_000),
   };
   const ctx: Ctx = { opts, pinning, samples: [], log: (s) => console.log(s) };

@@ -76,6 +76,7 @@ export { LocalBackplane } from './backplane.js';
 export { McpError, JanusError, ErrorCode, UrlElicitationRequiredError } from '../protocol/errors.js';
 export type { UrlElicitation } from '../protocol/errors.js';
 export { prepareSkills, readSkillDirectory, SKILLS_EXTENSION } from '../extensions/skills/index.js';
+export { prepareJsonSchema } from './schema/json-schema.js';
 export type {
   SkillsOptions,
   SkillRegistration,
