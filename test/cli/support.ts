@@ -1,5 +1,6 @@
 /**
- * The `janus-mcp` command as a user runs it: `node dist/src/cli/main.js …` as a child process,
+ * The `janus-mcp` command as a user runs it: the published (bundled) `node dist/bundle/cli/main.js …`
+ * as a child process,
  * against the everything fixture (examples/everything) over HTTP on 127.0.0.1 and over stdio.
  */
 import assert from 'node:assert/strict';
@@ -12,11 +13,11 @@ import { EXAMPLE_MAIN } from '../fuzz/stdio-channel.js';
 import { exited } from '../support/example-process.js';
 import { until } from '../support/wait.js';
 
-export const CLI_MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export const CLI_MAIN = fileURLToPath(new URL('../../bundle/cli/main.js', import.meta.url));
 /** The fixture over stdio, as a TARGET command line. */
 export const STDIO_TARGET = `${process.execPath} ${EXAMPLE_MAIN} --stdio`;
 /** The server entry the fixture modules of `serve` and `dev` import (the command's own copy). */
-export const SERVER_ENTRY = new URL('../../src/server/index.js', import.meta.url).href;
+export const SERVER_ENTRY = new URL('../../bundle/server/index.js', import.meta.url).href;
 
 export interface Finished {
   code: number | null;

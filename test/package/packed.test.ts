@@ -87,14 +87,17 @@ function isNeutral(block: Block): boolean {
 
 describe('the tarball', () => {
   test('holds the built code, its declarations, README, LICENSE and docs, and nothing else', () => {
-    const outside = packed.files.filter((f) => !/^(package\.json|README\.md|LICENSE|docs\/[\w.-]+\.md|dist\/src\/.+\.(js|d\.ts))$/.test(f));
+    const outside = packed.files.filter(
+      (f) => !/^(package\.json|README\.md|LICENSE|docs\/[\w.-]+\.md|dist\/bundle\/.+\.js|dist\/src\/.+\.d\.ts)$/.test(f),
+    );
     assert.deepEqual(outside, [], 'files a user does not need');
     for (const doc of documents()) assert.ok(packed.files.includes(doc), `${doc} is in the tarball`);
     for (const [subpath, target] of Object.entries(exportsMap)) {
       const paths = typeof target === 'string' ? [target] : Object.values(target as Record<string, string>);
       for (const p of paths) assert.ok(packed.files.includes(p.replace(/^\.\//, '')), `${subpath} → ${p} is packed`);
     }
-    assert.ok(packed.files.includes('dist/src/client/index.js'), 'janus-mcp/client is built');
+    assert.ok(packed.files.includes('dist/bundle/client/index.js'), 'janus-mcp/client is built');
+    assert.ok(packed.files.includes('dist/src/client/index.d.ts'), 'janus-mcp/client has its types');
   });
 
   test('its metadata: license, repository, engines, optional peer dependencies for the schema libraries, OpenTelemetry and Redis', () => {
@@ -122,6 +125,20 @@ describe('the tarball', () => {
       const { builtins } = staticImportGraph(join(nodeProject, 'node_modules', 'janus-mcp', target));
       assert.deepEqual([...builtins], [], `${subpath} reaches Node built-ins`);
     }
+  });
+
+  test('a server starts by reading a few bundled files, not every module (cold start: Node pays per file)', () => {
+    const files = new Set<string>();
+    for (const subpath of ['./server', './http', './stdio']) {
+      const target = (exportsMap[subpath] as { import: string }).import;
+      for (const f of staticImportGraph(join(nodeProject, 'node_modules', 'janus-mcp', target)).files) files.add(f);
+    }
+    // 114 modules before scripts/bundle.ts; 20 files (entries and shared chunks) when it was written.
+    assert.ok(files.size <= 30, `janus-mcp/server, /http and /stdio statically import ${files.size} files`);
+    assert.ok(
+      [...files].every((f) => f.includes(`${join('janus-mcp', 'dist', 'bundle')}`)),
+      'only bundled files are imported',
+    );
   });
 });
 
