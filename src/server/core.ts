@@ -25,6 +25,9 @@ import type { SessionHandle } from './context.js';
 import type { EventStore, SessionSignal } from './session-store.js';
 import type { HeaderParam, Inbound, ServerCore, SessionHost } from './transport-seam.js';
 
+/** What `handle` returns for work that finished synchronously. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 const BATCHES_REFUSED = `Invalid Request: JSON-RPC batches are only allowed on protocol ${revisionsWith((r) => r.transport.batches).join(', ')}`;
 
 export class Core implements ServerCore {
@@ -151,13 +154,30 @@ export class Core implements ServerCore {
     return { sessions: this.life.open, listenStreams: this.hub.size };
   }
 
-  async handle(payload: unknown, inbound: Inbound): Promise<void> {
+  handle(payload: unknown, inbound: Inbound): Promise<void> {
+    return this.dispatch(payload, inbound) ?? SETTLED;
+  }
+
+  /**
+   * `handle`, with no promise when the work finished synchronously (a synchronous handler and
+   * no middleware: most calls), for the transports of this package: every promise on the hot
+   * path costs. Never throws; the promise never rejects.
+   */
+  dispatch(payload: unknown, inbound: Inbound): Promise<void> | undefined {
+    return Array.isArray(payload)
+      ? this.handleBatch(payload, inbound).catch((e: unknown) => this.answerAnyway(payload, inbound, e))
+      : this.dispatchOne(payload, inbound);
+  }
+
+  /** One message (never a batch: an array inside a batch is an invalid item), answered whatever is thrown. */
+  private dispatchOne(message: unknown, inbound: Inbound): Promise<void> | undefined {
     try {
-      if (Array.isArray(payload)) return await this.handleBatch(payload, inbound);
-      await this.handleOne(payload, inbound);
+      const pending = this.handleOne(message, inbound);
+      if (pending instanceof Promise) return pending.catch((e: unknown) => this.answerAnyway(message, inbound, e));
     } catch (e) {
-      this.answerAnyway(payload, inbound, e);
+      this.answerAnyway(message, inbound, e);
     }
+    return undefined;
   }
 
   /**
@@ -182,7 +202,7 @@ export class Core implements ServerCore {
     }
   }
 
-  private async handleOne(payload: unknown, inbound: Inbound): Promise<void> {
+  private handleOne(payload: unknown, inbound: Inbound): void | Promise<void> {
     const session = sessionOf(inbound);
     const maxDepth = this.config.limits.maxJsonDepth;
     if (nestedDeeperThan(payload, maxDepth)) return refuseDeep(payload, maxDepth, inbound, session);
@@ -242,7 +262,7 @@ export class Core implements ServerCore {
       return inbound.refuseBatch ? inbound.refuseBatch(refusal) : inbound.send(refusal);
     }
     const items = new BatchInbound(inbound);
-    await Promise.all(batch.map((m) => this.handleOne(m, items).catch((e: unknown) => this.answerAnyway(m, items, e))));
+    await Promise.all(batch.map((m) => this.dispatchOne(m, items)));
     if (items.responses.length) inbound.sendBatch!(items.responses);
   }
 

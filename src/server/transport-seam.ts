@@ -176,6 +176,11 @@ export interface ServerCore {
    * notification or a response it settles as soon as it was routed. It never rejects.
    */
   handle(payload: unknown, inbound: Inbound): Promise<void>;
+  /**
+   * `handle` without a promise for work that finished synchronously: undefined then.
+   * @internal
+   */
+  dispatch?(payload: unknown, inbound: Inbound): Promise<void> | undefined;
   /** A new, uninitialized legacy session whose unsolicited messages go to `host`. */
   openSession(host: SessionHost): LegacySession;
   /**

@@ -58,3 +58,28 @@ test('2025-03-26: subscriptions/listen inside a batch is unknown there and holds
     await s.close();
   }
 });
+
+test('2025-03-26: an array inside a batch is one invalid item, not a batch of its own', { timeout: 20_000 }, async () => {
+  const s = await serve();
+  const peer = new HttpPeer(s.url, '2025-03-26');
+  try {
+    await peer.initialize();
+    const o = await peer.post([{ jsonrpc: '2.0', id: 'p', method: 'ping' }, [{ jsonrpc: '2.0', id: 'inner', method: 'ping' }]]);
+    assert.equal(o.status, 200);
+    const answer = o.messages[0] as unknown as Array<Record<string, any>>;
+    assert.ok(Array.isArray(answer), `an array: ${JSON.stringify(answer)}`);
+    assert.equal(answer.length, 2);
+    assert.deepEqual(
+      answer.find((m) => m.id === 'p'),
+      { jsonrpc: '2.0', id: 'p', result: {} },
+    );
+    assert.ok(
+      answer.some((m) => m.id === undefined && m.error?.code === -32600),
+      'the array item is answered -32600',
+    );
+    assert.ok(!answer.some((m) => m.id === 'inner'), 'nothing inside it ran');
+    peer.assertClean();
+  } finally {
+    await s.close();
+  }
+});

@@ -148,9 +148,11 @@ const NO_CAPABILITIES: ClientCapabilities = Object.freeze({});
 function withServerInfo(server: ModernDeps, result: Result, hint?: CacheHint, resultType?: 'complete'): Result {
   const meta = result._meta;
   const _meta = isObject(meta) ? { ...meta, [META.serverInfo]: server.info } : server.infoMeta;
-  const out: Result = hint === undefined ? { ...result, _meta } : { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta };
-  if (resultType) out.resultType = resultType;
-  return out;
+  // One literal per case: the copy is made with its final shape, not grown a field at a time.
+  if (hint === undefined) return resultType ? { ...result, _meta, resultType } : { ...result, _meta };
+  return resultType
+    ? { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta, resultType }
+    : { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta };
 }
 
 /** A route's era-neutral result as 2026-07-28 sends it. */
@@ -272,13 +274,17 @@ function exchange(
   });
 }
 
-/** `inflight`: the channel's in-flight requests when it cancels by notification (stdio). */
-export async function handleModernRequest(
+/**
+ * `inflight`: the channel's in-flight requests when it cancels by notification (stdio).
+ * Returns a promise only when the answer is not ready at once: a synchronous handler without
+ * middleware is answered before this returns, with no promise made on the way.
+ */
+export function handleModernRequest(
   server: ModernDeps,
   req: JsonRpcRequest,
   inbound: Inbound,
   inflight: InflightRegistry | undefined,
-): Promise<void> {
+): void | Promise<void> {
   let env: Envelope;
   try {
     env = readEnvelope(req.params);
@@ -297,25 +303,53 @@ export async function handleModernRequest(
   }
   const cancel = new Cancellation(inbound);
   inflight?.set(req.id, cancel);
-  let response: JsonRpcResponse | undefined;
+  const request: Pending = { server, req, env, inbound, inflight, cancel };
+  let outcome: object | Promise<object>;
   try {
-    let outcome: object;
     if (chain.length === 0) {
-      outcome = await answer(server, req, params, env, inbound, cancel, undefined);
+      outcome = answer(server, req, params, env, inbound, cancel, undefined);
     } else {
       const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
-      outcome = (await runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state))) as object;
+      outcome = runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as Promise<object>;
     }
-    response = resultResponse(req.id, finished(server, req.method, env.version, outcome));
   } catch (e) {
+    return conclude(request, undefined, e);
+  }
+  if (outcome instanceof Promise) {
+    return outcome.then(
+      (o) => conclude(request, o, undefined),
+      (e: unknown) => conclude(request, undefined, e),
+    );
+  }
+  return conclude(request, outcome, undefined);
+}
+
+/** A 2026-07-28 request being answered. */
+interface Pending {
+  readonly server: ModernDeps;
+  readonly req: JsonRpcRequest;
+  readonly env: Envelope;
+  readonly inbound: Inbound;
+  readonly inflight: InflightRegistry | undefined;
+  readonly cancel: Cancellation;
+}
+
+/** Sends a request's answer: its outcome shaped, or its failure (`outcome` undefined). */
+function conclude(p: Pending, outcome: object | undefined, error: unknown): void {
+  const { server, req, env, cancel } = p;
+  let response: JsonRpcResponse | undefined;
+  try {
+    if (outcome !== undefined) response = resultResponse(req.id, finished(server, req.method, env.version, outcome));
     // A cancelled request gets no answer, so its failure (often the cancellation itself) is not one to report.
+    else if (!cancelled(cancel)) response = failure(server, req, env, error);
+  } catch (e) {
     if (!cancelled(cancel)) response = failure(server, req, env, e);
   } finally {
-    inflight?.delete(req.id);
+    p.inflight?.delete(req.id);
     cancel.release();
   }
   // A cancelled request gets no response; on HTTP its stream is gone anyway.
-  if (response !== undefined && !cancelled(cancel)) inbound.send(response);
+  if (response !== undefined && !cancelled(cancel)) p.inbound.send(response);
 }
 
 /**

@@ -91,8 +91,12 @@ function inputResponses(params: Params): Record<string, unknown> | undefined {
   return responses;
 }
 
-/** Runs `run` with the answers so far; `input_required` while some are missing (mrtr.mdx §Basic Workflow). */
-export async function withInput<S extends RoundServer>(
+/**
+ * Runs `run` with the answers so far; `input_required` while some are missing (mrtr.mdx
+ * §Basic Workflow). A first call (no state, no answers) whose handler finishes synchronously
+ * is answered without a promise.
+ */
+export function withInput<S extends RoundServer>(
   server: S,
   req: JsonRpcRequest,
   params: Params,
@@ -102,28 +106,77 @@ export async function withInput<S extends RoundServer>(
   target: unknown,
   run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
   state: Record<string, unknown> | undefined,
+): object | Promise<object | InputRequiredResult> {
+  const responses = inputResponses(params);
+  if (params.requestState !== undefined || responses !== undefined) {
+    return answered(server, req, params, env, inbound, cancel, target, run, state, responses);
+  }
+  // Most calls carry no answers: nothing to open or allocate.
+  return inRound(server, req, params, env, inbound, cancel, target, run, state, NO_ANSWERS, 0);
+}
+
+/** A retry: its sealed state opened and its answers gathered, then the round. */
+async function answered<S extends RoundServer>(
+  server: S,
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  target: unknown,
+  run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
+  state: Record<string, unknown> | undefined,
+  responses: Record<string, unknown> | undefined,
 ): Promise<object | InputRequiredResult> {
   const codec = server.codec;
-  const responses = inputResponses(params);
-  let known = NO_ANSWERS; // most calls carry none: nothing to allocate
   let lastAsked: string[] | undefined;
   let rounds = 0;
-  if (params.requestState !== undefined || responses !== undefined) {
-    // Keyed by the client's strings: no prototype, so `__proto__` or `toString` is an ordinary key.
-    const answers: Record<string, unknown> = Object.create(null);
-    if (params.requestState !== undefined) {
-      const state = await codec.open(params.requestState, await stateBinding(codec, req, params, target, env, inbound));
-      Object.assign(answers, state.a);
-      lastAsked = state.k;
-      rounds = state.r;
-    }
-    // mrtr.mdx: unknown keys SHOULD be ignored; earlier rounds' answers come only from the sealed state.
-    for (const [k, v] of Object.entries(responses ?? {})) if (!lastAsked || lastAsked.includes(k)) setOwn(answers, k, v);
-    known = answers;
+  // Keyed by the client's strings: no prototype, so `__proto__` or `toString` is an ordinary key.
+  const answers: Record<string, unknown> = Object.create(null);
+  if (params.requestState !== undefined) {
+    const opened = await codec.open(params.requestState, await stateBinding(codec, req, params, target, env, inbound));
+    Object.assign(answers, opened.a);
+    lastAsked = opened.k;
+    rounds = opened.r;
   }
+  // mrtr.mdx: unknown keys SHOULD be ignored; earlier rounds' answers come only from the sealed state.
+  for (const [k, v] of Object.entries(responses ?? {})) if (!lastAsked || lastAsked.includes(k)) setOwn(answers, k, v);
+  return inRound(server, req, params, env, inbound, cancel, target, run, state, answers, rounds);
+}
+
+/** Runs the handler with `known` answers: its result, or the next `input_required` round. */
+function inRound<S extends RoundServer>(
+  server: S,
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  target: unknown,
+  run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
+  state: Record<string, unknown> | undefined,
+  known: Readonly<Record<string, unknown>>,
+  rounds: number,
+): object | Promise<object | InputRequiredResult> {
   const round = new MrtrRound(known, env.capabilities, server.limits.maxInputRequests);
   const work = run(server, params, requestContext(req, env, inbound, cancel, round, state));
   if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
+  return roundOutcome(server, req, params, env, inbound, cancel, target, round, work, rounds);
+}
+
+/** A handler still running: its result, or (parked on an ask) the `input_required` round that ends here. */
+async function roundOutcome<S extends RoundServer>(
+  server: S,
+  req: JsonRpcRequest,
+  params: Params,
+  env: Envelope,
+  inbound: Inbound,
+  cancel: Cancellation,
+  target: unknown,
+  round: MrtrRound,
+  work: Promise<object>,
+  rounds: number,
+): Promise<object | InputRequiredResult> {
   const finished = await round.outcome(work);
   if (finished !== BLOCKED) return finished;
   // The handler is parked on an ask: end the round and let it unwind.
@@ -132,6 +185,7 @@ export async function withInput<S extends RoundServer>(
   if (rounds >= max) {
     throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: ${req.method} needs more than ${max} input rounds (the server's limit)`);
   }
+  const codec = server.codec;
   const binding = await stateBinding(codec, req, params, target, env, inbound);
   const requestState = await codec.seal(binding, { a: round.used, k: [...round.asked.keys()], r: rounds + 1 });
   // The end of the round: the handler is parked on asks the client must answer first.

@@ -136,6 +136,7 @@ export function namesEventStream(accept: string | undefined): boolean {
 /** POST bodies must be JSON (every transport revision); 415 otherwise. */
 export function guardContentType(ex: HttpExchange): boolean {
   const ct = ex.header('content-type');
+  if (ct === 'application/json') return false; // what nearly every client sends: nothing to parse
   const media = ct === undefined ? '' : (ct.split(';')[0] ?? '').trim().toLowerCase();
   if (media === 'application/json') return false;
   replyError(ex, 415, 'Unsupported Media Type: Content-Type must be application/json');

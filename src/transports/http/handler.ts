@@ -14,7 +14,7 @@ import { answersWithStream, revision } from '../../protocol/revisions.js';
 import { isLegacyVersion } from '../../protocol/versions.js';
 import type { ServerCore } from '../../server/index.js';
 import { BodyDeadlines } from './body-deadline.js';
-import type { HttpExchange } from './exchange.js';
+import type { BodyResult, HttpExchange } from './exchange.js';
 import { guardContentType, guardHostAndOrigin, namesEventStream, parseAccept, type Accepts } from './guards.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import { warn, type ResolvedOptions } from './options.js';
@@ -30,8 +30,11 @@ const NOT_A_PAGE =
   'Method Not Allowed: this is a Model Context Protocol endpoint (Streamable HTTP, every revision). ' +
   'MCP clients POST JSON-RPC messages here; a GET opens an event stream only with Accept: text/event-stream.';
 
-/** #readJson's "already answered" marker. */
+/** #json's "already answered" marker. */
 const NO_BODY: unique symbol = Symbol('no body');
+
+/** What `handle` returns for an exchange answered synchronously. */
+const SETTLED: Promise<void> = Promise.resolve();
 
 /** The version header claims the modern wire, where GET and DELETE do not exist (2026-07-28 §Backward Compatibility). */
 function modernHeader(ex: HttpExchange): boolean {
@@ -107,26 +110,48 @@ export class HttpHandler implements ResponderHost {
   }
 
   /** Handles one exchange; never rejects. Resolves once the core is done with it. */
-  async handle(ex: HttpExchange): Promise<void> {
+  handle(ex: HttpExchange): Promise<void> {
     try {
-      if (this.#protection?.servesMetadata(ex.pathname)) return this.#protection.metadata(ex);
-      if (guardHostAndOrigin(ex, this.options)) return;
-      // Every request carries the token (authorization.mdx §Token Requirements), whatever its era or method.
-      if (this.#protection !== undefined && !(await this.#protection.admit(ex))) return;
-      switch (ex.method) {
-        case 'POST':
-          return await this.#post(ex);
-        case 'GET':
-          return await this.#get(ex);
-        case 'DELETE':
-          return await this.#delete(ex);
-        default:
-          replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_ALL);
-      }
+      const pending = this.#route(ex);
+      if (pending !== undefined) return pending.catch((e: unknown) => this.#failed(ex, e));
     } catch (e) {
-      this.core.reportError(e);
-      if (ex.open) replyError(ex, 500, 'Internal error', ErrorCode.InternalError);
+      this.#failed(ex, e);
     }
+    return SETTLED;
+  }
+
+  /**
+   * The exchange's work, with a promise only while some is left: a POST waits for its body,
+   * and then (a synchronous tool, no middleware) is answered without another promise.
+   */
+  #route(ex: HttpExchange): Promise<void> | undefined {
+    if (this.#protection?.servesMetadata(ex.pathname)) {
+      this.#protection.metadata(ex);
+      return undefined;
+    }
+    if (guardHostAndOrigin(ex, this.options)) return undefined;
+    // Every request carries the token (authorization.mdx §Token Requirements), whatever its era or method.
+    if (this.#protection !== undefined) return this.#protection.admit(ex).then((admitted) => (admitted ? this.#byMethod(ex) : undefined));
+    return this.#byMethod(ex);
+  }
+
+  #byMethod(ex: HttpExchange): Promise<void> | undefined {
+    switch (ex.method) {
+      case 'POST':
+        return this.#post(ex);
+      case 'GET':
+        return this.#get(ex);
+      case 'DELETE':
+        return this.#delete(ex);
+      default:
+        replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_ALL);
+        return undefined;
+    }
+  }
+
+  #failed(ex: HttpExchange, e: unknown): void {
+    this.core.reportError(e);
+    if (ex.open) replyError(ex, 500, 'Internal error', ErrorCode.InternalError);
   }
 
   /** Ends every session and open stream. */
@@ -140,24 +165,33 @@ export class HttpHandler implements ResponderHost {
     this.#deadlines.close();
   }
 
-  async #post(ex: HttpExchange): Promise<void> {
-    if (guardContentType(ex)) return;
+  #post(ex: HttpExchange): Promise<void> | undefined {
+    if (guardContentType(ex)) return undefined;
     const sseSessionId = this.#legacySse === undefined ? null : ex.query('sessionId');
     if (sseSessionId !== null && this.sessions.get(sseSessionId, 'sse') === undefined) {
       replyError(ex, 404, 'Session not found');
-      return;
+      return undefined;
     }
     const accepts = parseAccept(ex.header('accept'));
     if (sseSessionId === null && !accepts.json && !accepts.sse) {
       replyError(ex, 406, 'Not Acceptable: Accept must allow application/json or text/event-stream');
-      return;
+      return undefined;
     }
-    const payload = await this.#readJson(ex);
-    if (payload === NO_BODY) return;
-    if (this.#protection?.refusesScopes(ex, payload)) return;
+    const reading = this.#deadlines.start(ex);
+    return ex.readBody(this.options.maxBodyBytes).then((body) => {
+      this.#deadlines.done(reading);
+      return this.#posted(ex, body, accepts, sseSessionId);
+    });
+  }
+
+  /** A POST whose body has arrived (or could not). */
+  #posted(ex: HttpExchange, body: BodyResult, accepts: Accepts, sseSessionId: string | null): Promise<void> | undefined {
+    const payload = this.#json(ex, body);
+    if (payload === NO_BODY) return undefined;
+    if (this.#protection?.refusesScopes(ex, payload)) return undefined;
     if (sseSessionId !== null) {
       this.#legacySse!.post(ex, sseSessionId, payload);
-      return;
+      return undefined;
     }
     switch (classifyPayload(payload, ex.header('mcp-protocol-version'), ex.header('mcp-session-id'))) {
       case 'modern':
@@ -169,10 +203,8 @@ export class HttpHandler implements ResponderHost {
     }
   }
 
-  async #readJson(ex: HttpExchange): Promise<unknown> {
-    this.#deadlines.start(ex);
-    const body = await ex.readBody(this.options.maxBodyBytes);
-    this.#deadlines.done(ex);
+  /** The body as JSON, or NO_BODY once the request was answered for it (too large, too slow, not JSON). */
+  #json(ex: HttpExchange, body: BodyResult): unknown {
     switch (body.kind) {
       case 'parsed':
         return body.value;
@@ -195,14 +227,14 @@ export class HttpHandler implements ResponderHost {
   }
 
   /** 2026-07-28: stateless; session ids and Last-Event-ID are ignored, none is ever minted. */
-  async #modern(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
+  #modern(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> | undefined {
     const classified = classify(payload);
     if (classified.kind === 'request') {
       // 2026-07-28 streamable-http.mdx §Server Validation: headers that disagree with the body are refused with 400.
       const problem = checkRequestHeaders(ex, classified.message, this.core);
       if (problem !== undefined) {
         replyError(ex, 400, problem, ErrorCode.HeaderMismatch, classified.message.id);
-        return;
+        return undefined;
       }
       // Its answer is a stream that never ends in one JSON object: a client that takes no stream
       // would wait forever (§Sending Messages item 2: clients MUST accept both).
@@ -215,10 +247,10 @@ export class HttpHandler implements ResponderHost {
           ErrorCode.InvalidRequest,
           classified.message.id,
         );
-        return;
+        return undefined;
       }
     }
-    await this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(classified).expect), payload);
+    return this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(classified).expect), payload);
   }
 
   /** Legacy handshake: a new session, registered only once the handshake succeeded (responder.ts). */
@@ -251,14 +283,27 @@ export class HttpHandler implements ResponderHost {
     await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
   }
 
-  async #dispatch(responder: PostResponder, payload: unknown): Promise<void> {
+  /** Runs the payload through the core, then lets the responder conclude (202, or the end of its stream). */
+  #dispatch(responder: PostResponder, payload: unknown): Promise<void> | undefined {
     if (this.options.sseAlways) responder.startEarly();
+    const core = this.core;
+    let pending: Promise<void> | undefined;
     try {
-      await this.core.handle(payload, responder);
+      pending = core.dispatch !== undefined ? core.dispatch(payload, responder) : core.handle(payload, responder);
     } catch (e) {
-      this.core.reportError(e); // the contract says never, but a transport must not hang on it
+      core.reportError(e); // the contract says never, but a transport must not hang on it
     }
-    responder.settled();
+    if (pending === undefined) {
+      responder.settled();
+      return undefined;
+    }
+    return pending.then(
+      () => responder.settled(),
+      (e: unknown) => {
+        core.reportError(e);
+        responder.settled();
+      },
+    );
   }
 
   /**
