@@ -13,11 +13,15 @@
  *                                      the cost of an empty middleware chain and of OpenTelemetry
  *   npm run bench -- --only 1,6 --impls janus,janus-tasks
  *                                      the cost of the tasks extension on plain calls, and a task round trip
+ *   npm run bench -- --only 1,2 --impls janus,janus-auth
+ *                                      the cost of verifying a bearer JWT (JWKS fetched once, then cached)
  *   npm run bench -- --profile 1       CPU profile of Janus under scenario 1, 2, 3 or 4 (see profile.ts)
  *   npm run bench -- --heap 5          heap growth per open listen stream (5) or session (3), by constructor
  *   npm run bench -- --strict          exit 2 when a target is not met
  *   npm run bench -- --only scale-out  scenario 8, on request only: one process against N workers on Redis
  *                                      (starts its own redis-server; --workers N, default cores − 1, at least 2)
+ *   npm run bench -- --only memory     scenario 9, on request only: RSS and heap after 10^4 and 10^6 echo calls
+ *                                      per era and transport (janus and bare; the SDK only if --impls names it)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +40,7 @@ import { coldStart } from './scenarios/cold-start.js';
 import { httpLoad } from './scenarios/http-load.js';
 import { listen } from './scenarios/listen.js';
 import { mrtrAndList } from './scenarios/mrtr-list.js';
+import { memory } from './scenarios/memory.js';
 import { machineNote, scaleOut, workerCount } from './scenarios/scale-out.js';
 import { stdio } from './scenarios/stdio.js';
 
@@ -57,6 +62,7 @@ const SCENARIOS: Scenario[] = [
   { id: '6', name: 'mrtr-list', title: '6 MRTR, tools/list', run: (c) => mrtrAndList(c, '6') },
   { id: '7', name: 'cold-start', title: '7 cold start', run: (c) => coldStart(c, '7') },
   { id: '8', name: 'scale-out', title: '8 scale-out on Redis', run: (c) => scaleOut(c, '8'), onRequest: true },
+  { id: '9', name: 'memory', title: '9 memory growth', run: (c) => memory(c, '9'), onRequest: true },
 ];
 /** Scenario 8 compares its own configurations, not implementations: its own table. */
 const SCALE_OUT = '8';
@@ -92,6 +98,7 @@ function parseArgs(argv: string[]): Options & { strict: boolean; profile?: strin
     workers: value('workers') === undefined ? undefined : Number(value('workers')),
     warmupMs: quick ? 300 : 1000,
     impls,
+    implsGiven: value('impls') !== undefined,
     strict: flag('strict'),
     profile: value('profile'),
     heap: value('heap'),
@@ -151,6 +158,8 @@ async function main(): Promise<number> {
   if (opts.workers !== undefined && !(Number.isInteger(opts.workers) && opts.workers >= 1))
     throw new Error(`--workers must be a positive integer`);
   const run = SCENARIOS.filter((s) => (opts.only ? opts.only.has(s.id) : !s.onRequest));
+  if (opts.impls.includes('janus-auth') && run.some((s) => s.id !== '1' && s.id !== '2'))
+    throw new Error('janus-auth needs a bearer token on every request, which only scenarios 1 and 2 send: add --only 1,2');
   for (const s of run) {
     const t0 = performance.now();
     console.log(`\nScenario ${s.title} (${opts.reps} repetition${opts.reps === 1 ? '' : 's'}, interleaved)`);
@@ -176,7 +185,7 @@ async function main(): Promise<number> {
   const overhead = overheadText(rows, TITLES, opts.impls);
   if (overhead)
     console.log(
-      `\nFeatures on (middleware, OpenTelemetry, tasks), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overhead}`,
+      `\nFeatures on (middleware, OpenTelemetry, tasks, authorization), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overhead}`,
     );
   if (opts.quick)
     console.log(
@@ -214,7 +223,7 @@ async function main(): Promise<number> {
       (rows.length ? `${markdownTable(rows, TITLES)}\n` : '') +
       (scale ? `\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutMarkdown(scale.rows, scale.costs, scale.workers)}\n` : '') +
       (overhead
-        ? `\nFeatures on (middleware, OpenTelemetry, tasks), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overheadMarkdown(rows, TITLES, opts.impls)}\n`
+        ? `\nFeatures on (middleware, OpenTelemetry, tasks, authorization), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overheadMarkdown(rows, TITLES, opts.impls)}\n`
         : ''),
   );
   console.log(`\nWrote ${relative(process.cwd(), json)} and ${relative(process.cwd(), md)}`);

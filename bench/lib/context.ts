@@ -9,6 +9,8 @@ export interface Options {
   durationMs: number;
   warmupMs: number;
   impls: readonly Impl[];
+  /** `--impls` was given (scenario 9 leaves the SDK out unless it is named). */
+  implsGiven?: boolean;
   /** Override of scenario 1/2's connection counts (profiling). */
   connections?: number[];
   /** Extra node flags for the servers under test (profiling: --cpu-prof). */

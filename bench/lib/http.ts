@@ -155,6 +155,11 @@ export interface LoadOptions {
   check: (res: HttpResponse) => boolean;
   warmupMs: number;
   durationMs: number;
+  /**
+   * Send no more than this many requests (warm-up included): the window then ends when the
+   * last of them is answered, or at `durationMs`, whichever comes first (scenario 9).
+   */
+  maxRequests?: number;
   onMeasureStart?: () => void;
   onMeasureEnd?: () => void;
 }
@@ -186,6 +191,20 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
     let inflight = 0;
     let cpu0 = process.cpuUsage();
     let genCpu = 0;
+    let sent = 0;
+    const limit = o.maxRequests ?? Number.POSITIVE_INFINITY;
+    let warmTimer: NodeJS.Timeout | undefined;
+    let endTimer: NodeJS.Timeout | undefined;
+    const end = (): void => {
+      clearTimeout(warmTimer);
+      clearTimeout(endTimer);
+      t1 = performance.now();
+      const used = process.cpuUsage(cpu0);
+      genCpu = (used.user + used.system) / 1000 / (t1 - t0);
+      phase = 'stop';
+      o.onMeasureEnd?.();
+      if (inflight === 0) finish();
+    };
     const sentAt = new Float64Array(o.connections.length);
     const finish = (): void => {
       for (const c of o.connections) c.onResponse = () => undefined;
@@ -210,26 +229,32 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
           if (inflight === 0) finish();
           return;
         }
+        if (sent >= limit) {
+          if (inflight === 0) {
+            if (phase === 'warm') start();
+            end();
+          }
+          return;
+        }
+        sent++;
         inflight++;
         sentAt[i] = performance.now();
         conn.send(o.next(i));
       };
     });
-    setTimeout(() => {
+    const start = (): void => {
       o.onMeasureStart?.();
       phase = 'measure';
       cpu0 = process.cpuUsage();
       t0 = performance.now();
-      setTimeout(() => {
-        t1 = performance.now();
-        const used = process.cpuUsage(cpu0);
-        genCpu = (used.user + used.system) / 1000 / (t1 - t0);
-        phase = 'stop';
-        o.onMeasureEnd?.();
-        if (inflight === 0) finish();
-      }, o.durationMs);
+    };
+    warmTimer = setTimeout(() => {
+      start();
+      endTimer = setTimeout(end, o.durationMs);
     }, o.warmupMs);
     o.connections.forEach((conn, i) => {
+      if (sent >= limit) return;
+      sent++;
       inflight++;
       sentAt[i] = performance.now();
       conn.send(o.next(i));

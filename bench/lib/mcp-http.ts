@@ -18,19 +18,23 @@ import {
 export interface Endpoint {
   port: number;
   path: string;
+  /** The bearer token the server wants on every request (janus-auth), else none. */
+  token?: string | undefined;
 }
 
 /** initialize (2025-11-25) + notifications/initialized on `conn`; returns the session id. */
 export async function openSession(conn: HttpConnection, ep: Endpoint, what: string): Promise<string> {
   conn.captureHeaders = true;
   try {
-    const res = await conn.request(withBody(postHead(ep.port, ep.path, {}), rpc(0, 'initialize', initializeParams())));
+    const res = await conn.request(withBody(postHead(ep.port, ep.path, {}, ep.token), rpc(0, 'initialize', initializeParams())));
     if (res.status !== 200) throw new WrongAnswer(`${what}: initialize answered HTTP ${res.status}: ${res.body.toString().slice(0, 300)}`);
     const init = responseTo(res, 0, `${what}: initialize`);
     if (init.protocolVersion !== LEGACY) throw new WrongAnswer(`${what}: initialize negotiated ${init.protocolVersion}, not ${LEGACY}`);
     const sid = res.headers['mcp-session-id'];
     if (!sid) throw new WrongAnswer(`${what}: initialize answer has no Mcp-Session-Id`);
-    const ack = await conn.request(withBody(postHead(ep.port, ep.path, sessionHeaders(sid)), notification('notifications/initialized')));
+    const ack = await conn.request(
+      withBody(postHead(ep.port, ep.path, sessionHeaders(sid), ep.token), notification('notifications/initialized')),
+    );
     if (ack.status !== 202 && ack.status !== 200) throw new WrongAnswer(`${what}: notifications/initialized answered HTTP ${ack.status}`);
     return sid;
   } finally {
@@ -45,10 +49,10 @@ export async function checkEchoHttp(ep: Endpoint, era: 'modern' | 'legacy', what
     let head: string;
     let sid = sessionId;
     if (era === 'modern') {
-      head = postHead(ep.port, ep.path, modernHeaders('tools/call', 'echo'));
+      head = postHead(ep.port, ep.path, modernHeaders('tools/call', 'echo'), ep.token);
     } else {
       sid ??= await openSession(conn, ep, what);
-      head = postHead(ep.port, ep.path, sessionHeaders(sid));
+      head = postHead(ep.port, ep.path, sessionHeaders(sid), ep.token);
     }
     const res = await conn.request(withBody(head, rpc(7, 'tools/call', echoParams(era))));
     if (res.status !== 200) throw new WrongAnswer(`${what}: tools/call answered HTTP ${res.status}: ${res.body.toString().slice(0, 300)}`);

@@ -39,10 +39,11 @@ export function initializeParams(): Record<string, unknown> {
   return { protocolVersion: LEGACY, capabilities: {}, clientInfo: CLIENT_INFO };
 }
 
-/** Header lines of one POST to the MCP endpoint (without Content-Length). */
-export function postHead(port: number, path: string, extra: Record<string, string>): string {
+/** Header lines of one POST to the MCP endpoint (without Content-Length); with `token`, `Authorization: Bearer` last. */
+export function postHead(port: number, path: string, extra: Record<string, string>, token?: string): string {
   let h = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n`;
   for (const [k, v] of Object.entries(extra)) h += `${k}: ${v}\r\n`;
+  if (token !== undefined) h += `Authorization: Bearer ${token}\r\n`;
   return h;
 }
 

@@ -13,12 +13,13 @@ export type Impl = 'bare' | 'janus' | 'sdk' | JanusVariant;
 export const IMPLS: readonly Impl[] = ['bare', 'janus', 'sdk'];
 /**
  * Janus with a feature on, to show what it costs (docs/performance.md): an empty middleware
- * chain, OpenTelemetry tracing and metrics with a real SDK, or the tasks extension (a task
- * tool registered; scenario 6 then also times a task round trip). Run on request only
- * (`--impls janus,janus-mw,janus-otel,janus-tasks`), and reported as ratios to plain Janus.
+ * chain, OpenTelemetry tracing and metrics with a real SDK, the tasks extension (a task
+ * tool registered; scenario 6 then also times a task round trip), or authorization (the `auth`
+ * option verifying a bearer JWT on every request; scenarios 1 and 2 send it). Run on request only
+ * (`--impls janus,janus-mw,janus-otel,janus-tasks,janus-auth`), and reported as ratios to plain Janus.
  */
-export type JanusVariant = 'janus-mw' | 'janus-otel' | 'janus-tasks';
-export const VARIANTS: readonly JanusVariant[] = ['janus-mw', 'janus-otel', 'janus-tasks'];
+export type JanusVariant = 'janus-mw' | 'janus-otel' | 'janus-tasks' | 'janus-auth';
+export const VARIANTS: readonly JanusVariant[] = ['janus-mw', 'janus-otel', 'janus-tasks', 'janus-auth'];
 export const ALL_IMPLS: readonly Impl[] = [...IMPLS, ...VARIANTS];
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -130,6 +131,8 @@ export class ServerProcess {
   path = '/mcp';
   /** Everything the child reported when ready (scenario 8's primary adds its workers' PIDs). */
   readyInfo: Record<string, unknown> = {};
+  /** The access token every request must carry (`Authorization: Bearer`), when the server reported one (janus-auth). */
+  token: string | undefined;
   #seq = 0;
   #waiting = new Map<number, (m: Record<string, unknown>) => void>();
   #ready: Promise<void>;
@@ -168,6 +171,7 @@ export class ServerProcess {
         this.readyInfo = m;
         this.port = Number(m.port ?? 0);
         this.path = String(m.path ?? '/mcp');
+        this.token = typeof m.token === 'string' ? m.token : undefined;
         resolve();
       });
       this.child.once('exit', (code, signal) => {

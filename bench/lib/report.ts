@@ -32,6 +32,10 @@ export const TARGETS: Target[] = [
   { scenario: '5', step: (o) => `${count(o, 10000, 1000)} streams`, metric: 'time to reach all', vs: 'abs', max: 250, label: '≤ 250 ms' },
   { scenario: '5', step: (o) => `${count(o, 10000, 1000)} streams`, metric: 'RSS per open stream', vs: 'abs', max: 10, label: '≤ 10 KB' },
   { scenario: '5', step: (o) => `${count(o, 1000, 100)} streams`, metric: 'RSS per open stream', vs: 'abs', max: 10, label: '≤ 10 KB' },
+  // GitHub issue 15 item 7: RSS after 10^6 calls within 10% of RSS after 10^4 (steps: MEMORY_MODES in scenarios/memory.ts).
+  ...['HTTP 2026-07-28, 64 conn', 'HTTP 2025-11-25, 64 sessions', 'stdio 2026-07-28', 'stdio 2025-11-25'].map(
+    (step): Target => ({ scenario: '9', step: () => step, metric: 'RSS growth', vs: 'abs', max: 1.1, label: '≤ 1.10×' }),
+  ),
 ];
 
 export interface Row {
@@ -169,6 +173,7 @@ const VARIANT_LABEL: Record<JanusVariant, string> = {
   'janus-mw': 'empty middleware',
   'janus-otel': 'OpenTelemetry on',
   'janus-tasks': 'tasks extension on',
+  'janus-auth': 'bearer JWT (cached JWKS)',
 };
 
 function overheadRows(rows: Row[], titles: Record<string, string>, impls: readonly Impl[]): string[][] | undefined {
@@ -189,7 +194,7 @@ function overheadRows(rows: Row[], titles: Record<string, string>, impls: readon
   ];
 }
 
-/** Ratios of each Janus variant to plain Janus, when the run had any (`--impls janus,janus-mw,janus-otel,janus-tasks`). */
+/** Ratios of each Janus variant to plain Janus, when the run had any (`--impls janus,janus-mw,janus-otel,janus-tasks,janus-auth`). */
 export function overheadText(rows: Row[], titles: Record<string, string>, impls: readonly Impl[]): string | undefined {
   const table = overheadRows(rows, titles, impls);
   if (!table) return undefined;

@@ -22,7 +22,7 @@ export async function httpLoad(ctx: Ctx, scenario: string, era: 'modern' | 'lega
       );
       try {
         await srv.ready();
-        const ep = { port: srv.port, path: srv.path };
+        const ep = { port: srv.port, path: srv.path, token: srv.token };
         await checkEchoHttp(ep, era, `${impl} ${scenario} before load`);
         for (const conns of ctx.opts.connections ?? CONNECTIONS) {
           const connections: HttpConnection[] = [];
@@ -30,7 +30,7 @@ export async function httpLoad(ctx: Ctx, scenario: string, era: 'modern' | 'lega
           let renderers: Array<(id: number) => string>;
           if (era === 'modern') {
             const r = requestRenderer(
-              postHead(srv.port, srv.path, modernHeaders('tools/call', 'echo')),
+              postHead(srv.port, srv.path, modernHeaders('tools/call', 'echo'), srv.token),
               'tools/call',
               echoParams('modern'),
             );
@@ -39,7 +39,9 @@ export async function httpLoad(ctx: Ctx, scenario: string, era: 'modern' | 'lega
             renderers = [];
             for (const c of connections) {
               const sid = await openSession(c, ep, `${impl} ${scenario}`);
-              renderers.push(requestRenderer(postHead(srv.port, srv.path, sessionHeaders(sid)), 'tools/call', echoParams('legacy')));
+              renderers.push(
+                requestRenderer(postHead(srv.port, srv.path, sessionHeaders(sid), srv.token), 'tools/call', echoParams('legacy')),
+              );
             }
           }
           const ids = new Array<number>(conns).fill(1);

@@ -17,7 +17,7 @@ function renderer(era: 'modern' | 'legacy'): (id: number) => string {
 }
 
 /** Opens the era on a fresh stdio server and checks one echo. */
-async function open(client: StdioClient, era: 'modern' | 'legacy', what: string): Promise<void> {
+export async function open(client: StdioClient, era: 'modern' | 'legacy', what: string): Promise<void> {
   if (era === 'legacy') {
     const init = await withTimeout(client.request('init', rpc('init', 'initialize', initializeParams())), 10_000, `${what}: initialize`);
     if (init.result?.protocolVersion !== LEGACY)
@@ -27,7 +27,7 @@ async function open(client: StdioClient, era: 'modern' | 'legacy', what: string)
   await check(client, era, what, 'check-before');
 }
 
-async function check(client: StdioClient, era: 'modern' | 'legacy', what: string, id: string): Promise<void> {
+export async function check(client: StdioClient, era: 'modern' | 'legacy', what: string, id: string): Promise<void> {
   const res = await withTimeout(client.request(id, rpc(id, 'tools/call', echoParams(era))), 10_000, `${what}: tools/call`);
   if (res.error) throw new WrongAnswer(`${what}: error ${JSON.stringify(res.error)}`);
   checkEcho(res.result, what, era);
@@ -86,7 +86,7 @@ function sequential(client: StdioClient, era: 'modern' | 'legacy', warmupMs: num
   });
 }
 
-function burst(client: StdioClient, era: 'modern' | 'legacy', count: number, firstId: number) {
+export function burst(client: StdioClient, era: 'modern' | 'legacy', count: number, firstId: number) {
   const render = renderer(era);
   let text = '';
   for (let i = 0; i < count; i++) text += render(firstId + i);

@@ -4,6 +4,7 @@
  * and report memory, or to make one `list_changed` happen. Nothing here runs per request.
  */
 import { readFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 export interface ServerArgs {
   transport: 'http' | 'stdio';
@@ -13,9 +14,10 @@ export interface ServerArgs {
   tools: number;
   /**
    * Janus only: observability on (`mw`: an empty middleware; `otel`: OpenTelemetry tracing and
-   * metrics), or `tasks`: a task tool beside the others, so the tasks extension is on.
+   * metrics), or `tasks`: a task tool beside the others, so the tasks extension is on, or `auth`:
+   * the `auth` option, JWT access tokens of a local authorization server (the token in the ready message).
    */
-  variant: 'mw' | 'otel' | 'tasks' | undefined;
+  variant: 'mw' | 'otel' | 'tasks' | 'auth' | undefined;
   /** Janus only: its shared state on this Redis URL, under `prefix` (scenario 8). */
   redis: string | undefined;
   prefix: string | undefined;
@@ -29,8 +31,8 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   const transport = get('transport') === 'stdio' ? 'stdio' : 'http';
   const mode = (get('mode') ?? 'both') as ServerArgs['mode'];
   const variant = get('variant');
-  if (variant !== undefined && variant !== 'mw' && variant !== 'otel' && variant !== 'tasks') {
-    throw new Error(`unknown --variant ${variant} (mw, otel, tasks)`);
+  if (variant !== undefined && variant !== 'mw' && variant !== 'otel' && variant !== 'tasks' && variant !== 'auth') {
+    throw new Error(`unknown --variant ${variant} (mw, otel, tasks, auth)`);
   }
   return { transport, mode, tools: Number(get('tools') ?? 0), variant, redis: get('redis'), prefix: get('prefix') };
 }
@@ -56,15 +58,24 @@ function vmHwmBytes(): number | undefined {
   }
 }
 
+/** Committed bytes of each V8 heap space (new_space, old_space, code_space, …): where heapTotal goes (scenario 9). */
+function heapSpaces(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const sp of getHeapSpaceStatistics()) out[sp.space_name] = sp.space_size;
+  return out;
+}
+
 function memory() {
   const m = process.memoryUsage();
   return {
     rss: m.rss,
     heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
     external: m.external,
     arrayBuffers: m.arrayBuffers,
     hwm: vmHwmBytes(),
     cpu: process.cpuUsage(),
+    heapSpaces: heapSpaces(),
   };
 }
 

@@ -1,14 +1,17 @@
 /**
  * Janus MCP under test: one server definition, served over Streamable HTTP (both eras on
  * one endpoint, as a user would deploy it) or stdio. Same tools as the other servers.
+ * Imported by package name, as a user does: the published (bundled) build, `dist/bundle`.
  */
+import { createServer } from 'janus-mcp/server';
+import { serveStdio } from 'janus-mcp/stdio';
+import { serveHttp } from 'janus-mcp/http';
 import { z } from 'zod';
-import { createServer } from '../../src/server/index.js';
-import { serveStdio } from '../../src/stdio/index.js';
-import { serveHttp } from '../../src/transports/http/index.js';
 import { extraToolName, parseServerArgs, startControl } from './control.js';
 
 const args = parseServerArgs();
+/** The scope every request needs with `--variant auth`; its token carries it. */
+const SCOPE = 'mcp:tools';
 // Scenario 8: the shared state on Redis (one process, or one worker of janus-cluster.ts).
 const cluster = args.redis ? await onRedis(args.redis, args.prefix ?? 'janus-bench:') : undefined;
 const server = createServer({
@@ -49,19 +52,37 @@ if (args.transport === 'stdio') {
   await serveStdio(server);
   startControl({ notifyToolsChanged }, {});
 } else {
-  const http = await serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp' });
+  // `auth`: an OAuth resource server verifying JWT access tokens of a local authorization server.
+  const issuer = args.variant === 'auth' ? await startIssuer() : undefined;
+  const http = await serveHttp(server, {
+    port: 0,
+    host: '127.0.0.1',
+    path: '/mcp',
+    ...(issuer ? { auth: { issuer: issuer.issuer, scopes: [SCOPE] } } : {}),
+  });
   // Open connections, so scenario 8 can tell how node:cluster spread them over the workers.
   let connections = 0;
   http.httpServer.on('connection', (socket) => {
     connections++;
     socket.once('close', () => connections--);
   });
-  startControl({ notifyToolsChanged, stats: () => ({ connections }) }, { port: http.port, path: '/mcp' });
+  // The audience is the resource the server derives from each request (Host + path), as on loopback.
+  const token = issuer ? await issuer.sign(`http://127.0.0.1:${http.port}/mcp`, SCOPE) : undefined;
+  startControl(
+    { notifyToolsChanged, stats: () => ({ connections, ...(issuer ? { issuerFetches: issuer.fetches } : {}) }) },
+    { port: http.port, path: '/mcp', ...(token ? { token } : {}) },
+  );
+}
+
+/** The authorization server (and jose) is loaded only by the `auth` variant. */
+async function startIssuer() {
+  const { startIssuer: start } = await import('../lib/authorization-server.js');
+  return start();
 }
 
 /** `janus-mcp/redis` is loaded only when asked for, so the other scenarios' server loads no Redis code. */
 async function onRedis(url: string, prefix: string) {
-  const { redisCluster } = await import('../../src/redis/index.js');
+  const { redisCluster } = await import('janus-mcp/redis');
   return redisCluster({ url, prefix });
 }
 
@@ -72,7 +93,7 @@ async function onRedis(url: string, prefix: string) {
  */
 async function instrument(target: typeof server): Promise<void> {
   const { droppingProviders, registerContextAndPropagation } = await import('../lib/otel-sdk.js');
-  const { instrumentServer } = await import('../../src/otel/index.js');
+  const { instrumentServer } = await import('janus-mcp/otel');
   registerContextAndPropagation();
   instrumentServer(target, droppingProviders());
 }
