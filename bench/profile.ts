@@ -35,6 +35,8 @@ function area(url: string, fn: string): string {
   if (url.includes('/dist/src/transports/http/')) return 'janus src/transports/http';
   if (url.includes('/dist/src/server/')) return 'janus src/server';
   if (url.includes('/dist/src/')) return 'janus src (other)';
+  // The bench server imports the published bundle: its chunks do not name their source folders.
+  if (url.includes('/dist/bundle/')) return 'janus (dist/bundle)';
   if (url.includes('/node_modules/zod/')) return 'zod (user schema)';
   if (url.includes('/node_modules/')) return 'node_modules (other)';
   if (url.startsWith('node:internal/') || url.startsWith('node:')) {
@@ -91,7 +93,8 @@ export function analyze(profile: CpuProfile, top = 30): string {
   const keyOf = new Map<number, string | undefined>();
   for (const n of profile.nodes) {
     const f = n.callFrame;
-    keyOf.set(n.id, f.url.includes('/dist/src/') ? `${f.functionName || '(anonymous)'}  ${where(f.url, f.lineNumber)}` : undefined);
+    const ours = f.url.includes('/dist/src/') || f.url.includes('/dist/bundle/');
+    keyOf.set(n.id, ours ? `${f.functionName || '(anonymous)'}  ${where(f.url, f.lineNumber)}` : undefined);
   }
   const incl = new Map<string, number>();
   for (const [id, us] of self) {

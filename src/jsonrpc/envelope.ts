@@ -7,6 +7,7 @@
  */
 import { McpError } from '../protocol/errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/jsonrpc.js';
+import { extend } from '../protocol/extend.js';
 
 /** progress.mdx: a string or an integer, unique among the sender's active requests. */
 export type ProgressToken = string | number;
@@ -35,7 +36,7 @@ export function cancelledNotification(requestId: RequestId, reason: string): Jso
 
 /** progress.mdx: the sender asks for progress by putting a token in the request's `_meta`. */
 export function withProgressToken(params: Record<string, unknown>, token: ProgressToken): Record<string, unknown> {
-  return { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
+  return extend(params, { _meta: extend((params._meta as object | undefined) ?? {}, { progressToken: token }) });
 }
 
 /** The progress notification's params when they name a token, else undefined. */

@@ -20,6 +20,7 @@ import type {
 } from '../protocol/types.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
 import { isObject } from './guards.js';
+import { extend } from '../protocol/extend.js';
 
 /** `value` without the fields of `type` that revision `v` lacks; the same object when it lacks none. */
 export function pick<T extends object>(type: WireType, v: ProtocolVersion, value: T): T {
@@ -42,7 +43,7 @@ export function shapeTool<T extends object>(v: ProtocolVersion, tool: T): T {
 export function shapePrompt<T extends { arguments?: unknown }>(v: ProtocolVersion, prompt: T): T {
   const shaped = pick('Prompt', v, prompt);
   if (revision(v).lacks.PromptArgument.size === 0 || !Array.isArray(shaped.arguments)) return shaped;
-  return { ...shaped, arguments: shaped.arguments.map((arg: unknown) => (isObject(arg) ? pick('PromptArgument', v, arg) : arg)) };
+  return extend(shaped, { arguments: shaped.arguments.map((arg: unknown) => (isObject(arg) ? pick('PromptArgument', v, arg) : arg)) });
 }
 
 export function shapeResource<T extends object>(v: ProtocolVersion, resource: T): T {
@@ -97,7 +98,7 @@ export function shapeContent<T extends { type?: unknown }>(v: ProtocolVersion, b
   const picked = pick(type, v, block);
   if (picked.type === 'resource' && 'resource' in picked && isObject(picked.resource)) {
     const resource = shapeResourceContents(v, picked.resource);
-    if (resource !== picked.resource) return { ...picked, resource };
+    if (resource !== picked.resource) return extend(picked, { resource });
   }
   return picked;
 }
@@ -114,7 +115,7 @@ export function shapeCallToolResult<T extends { structuredContent?: unknown; con
     delete out.structuredContent;
   }
   if (Array.isArray(out.content) && !contentAsWritten(v)) {
-    out = { ...out, content: out.content.map((block: unknown) => (isObject(block) ? shapeContent(v, block) : block)) };
+    out = extend(out, { content: out.content.map((block: unknown) => (isObject(block) ? shapeContent(v, block) : block)) });
   }
   return out;
 }
@@ -122,14 +123,14 @@ export function shapeCallToolResult<T extends { structuredContent?: unknown; con
 /** A `prompts/get` result: each message's content block, as the revision has it. */
 export function shapeGetPromptResult(v: ProtocolVersion, result: GetPromptResult): GetPromptResult {
   if (contentAsWritten(v)) return result;
-  return { ...result, messages: result.messages.map((m) => ({ ...m, content: shapeContent(v, m.content) })) };
+  return extend(result, { messages: result.messages.map((m) => extend(m, { content: shapeContent(v, m.content) })) });
 }
 
 /** A `resources/read` result: each entry of `contents`, as the revision has it. */
 export function shapeReadResourceResult(v: ProtocolVersion, result: ReadResourceResult): ReadResourceResult {
   const { lacks } = revision(v);
   if (lacks.TextResourceContents.size === 0 && lacks.BlobResourceContents.size === 0) return result;
-  return { ...result, contents: result.contents.map((contents) => shapeResourceContents(v, contents)) };
+  return extend(result, { contents: result.contents.map((contents) => shapeResourceContents(v, contents)) });
 }
 
 /**
@@ -161,20 +162,20 @@ const TEMPLATES = new ShapedLists<ResourceTemplate>(shapeResourceTemplate);
 
 export function shapeToolList(v: ProtocolVersion, result: ListToolsResult): ListToolsResult {
   const tools = TOOLS.get(v, result.tools);
-  return tools === result.tools ? result : { ...result, tools };
+  return tools === result.tools ? result : extend(result, { tools });
 }
 
 export function shapePromptList(v: ProtocolVersion, result: ListPromptsResult): ListPromptsResult {
   const prompts = PROMPTS.get(v, result.prompts);
-  return prompts === result.prompts ? result : { ...result, prompts };
+  return prompts === result.prompts ? result : extend(result, { prompts });
 }
 
 export function shapeResourceList(v: ProtocolVersion, result: ListResourcesResult): ListResourcesResult {
   const resources = RESOURCES.get(v, result.resources);
-  return resources === result.resources ? result : { ...result, resources };
+  return resources === result.resources ? result : extend(result, { resources });
 }
 
 export function shapeTemplateList(v: ProtocolVersion, result: ListResourceTemplatesResult): ListResourceTemplatesResult {
   const resourceTemplates = TEMPLATES.get(v, result.resourceTemplates);
-  return resourceTemplates === result.resourceTemplates ? result : { ...result, resourceTemplates };
+  return resourceTemplates === result.resourceTemplates ? result : extend(result, { resourceTemplates });
 }

@@ -6,6 +6,7 @@ import { META } from '../../protocol/meta.js';
 import { mcpNameField } from '../../protocol/request-headers.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
 import { encodeHeaderValue, headerParamValue, type HeaderParam } from '../../protocol/x-mcp-header.js';
+import { extend } from '../../protocol/extend.js';
 
 /** A request's params: whatever the method takes, and the caller's own `_meta`. */
 export interface RequestParams {
@@ -27,7 +28,7 @@ export function envelope(
     [META.clientInfo]: clientInfo,
   };
   if (logLevel !== undefined) meta[META.logLevel] = logLevel;
-  return { ...params, _meta: meta };
+  return extend(params, { _meta: meta });
 }
 
 export function modernHeaders(

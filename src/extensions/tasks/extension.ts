@@ -33,6 +33,7 @@ import { Running, type TaskRuntime } from './running.js';
 import { newTaskRecord, TERMINAL, type TaskChange, type TaskError, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
 import { TaskCall, type TaskPhase } from './task-call.js';
 import { created, detailedTask, EXTENSION_ID, legacyTask, ownerOf, RELATED_TASK, shapeVersion, topicOf } from './wire.js';
+import { extend } from '../../protocol/extend.js';
 
 export interface TasksOptions {
   /** Where task records live (default: the cluster's, else this process). */
@@ -327,7 +328,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
     if (record.status === 'cancelled') throw new McpError(ErrorCode.InvalidParams, `Task ${record.taskId} was cancelled`);
     const result = record.result ?? {};
     const meta = isObject(result._meta) ? result._meta : {};
-    return { ...result, _meta: { ...meta, [RELATED_TASK]: { taskId: record.taskId } } };
+    return extend(result, { _meta: extend(meta, { [RELATED_TASK]: { taskId: record.taskId } }) });
   }
 
   /** A record the caller may see: unknown, expired and other owners' tasks are all -32602 alike (ext-tasks §Security). */

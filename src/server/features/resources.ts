@@ -7,6 +7,7 @@ import type { Completer } from './completion.js';
 import { isObject } from '../guards.js';
 import { jsonProblem } from './json-value.js';
 import { wireDefinition } from './wire-object.js';
+import { extend } from '../../protocol/extend.js';
 
 /** 2026-07-28 cache hints (server/utilities/caching.mdx). */
 export interface CacheHint {
@@ -212,5 +213,5 @@ function readProblem(result: unknown): string | undefined {
 }
 
 function withMime<T extends ResourceContents>(c: T, mimeType: string | undefined): T {
-  return mimeType ? { ...c, mimeType } : c;
+  return mimeType ? extend(c, { mimeType }) : c;
 }

@@ -20,6 +20,7 @@ import type { CompiledSchema } from '../schema/convert.js';
 import { contentProblem, isContentBlockLike } from './content.js';
 import { jsonProblem } from './json-value.js';
 import type { ToolEntry } from './tools.js';
+import { extend } from '../../protocol/extend.js';
 
 export function toCallToolResult(tool: ToolEntry, value: unknown): CallToolResult | Promise<CallToolResult> {
   if (typeof value === 'string') {
@@ -98,5 +99,5 @@ async function checkOutput(tool: ToolEntry, output: CompiledSchema, result: Call
   if (derived) return structured(tool, checked.value);
   const problem = jsonProblem(checked.value);
   if (problem) throw unsendable(tool, `its output schema made ${problem}`);
-  return { ...result, structuredContent: checked.value };
+  return extend(result, { structuredContent: checked.value });
 }

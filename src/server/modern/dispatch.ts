@@ -42,6 +42,7 @@ import { toWireError } from '../wire-error.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
 import { Subscription, type ListenServer } from './listen.js';
 import { ROUND_ENDED, requestContext, withInput, type RoundServer } from './input-required.js';
+import { extend } from '../../protocol/extend.js';
 
 /** A request's params as they came off the wire. */
 type Params = Record<string, unknown>;
@@ -147,12 +148,12 @@ const NO_CAPABILITIES: ClientCapabilities = Object.freeze({});
  */
 function withServerInfo(server: ModernDeps, result: Result, hint?: CacheHint, resultType?: 'complete'): Result {
   const meta = result._meta;
-  const _meta = isObject(meta) ? { ...meta, [META.serverInfo]: server.info } : server.infoMeta;
-  // One literal per case: the copy is made with its final shape, not grown a field at a time.
-  if (hint === undefined) return resultType ? { ...result, _meta, resultType } : { ...result, _meta };
-  return resultType
-    ? { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta, resultType }
-    : { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta };
+  const _meta = isObject(meta) ? extend(meta, { [META.serverInfo]: server.info }) : server.infoMeta;
+  if (hint === undefined) return extend(result, resultType ? { _meta, resultType } : { _meta });
+  return extend(
+    result,
+    resultType ? { ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta, resultType } : { ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta },
+  );
 }
 
 /** A route's era-neutral result as 2026-07-28 sends it. */
@@ -377,7 +378,7 @@ async function listenThrough(
     if (!opened && isObject(result)) {
       // Answered by middleware: as a graceful end is (subscriptions.mdx §Graceful closure), naming the stream.
       const _meta = { ...(isObject(result._meta) ? result._meta : {}), [META.subscriptionId]: req.id };
-      inbound.send(resultResponse(req.id, withServerInfo(server, { ...result, _meta }, undefined, 'complete')));
+      inbound.send(resultResponse(req.id, withServerInfo(server, extend(result, { _meta }), undefined, 'complete')));
     }
   } catch (e) {
     if (!opened) inbound.send(errorResponse(req.id, toWireError(e, env.version, server)));

@@ -9,6 +9,7 @@ import type { Implementation, SubscriptionFilter } from '../../protocol/types.js
 import type { Abortable, InflightRegistry } from '../cancel.js';
 import type { ListKind } from '../registry.js';
 import type { Inbound } from '../transport-seam.js';
+import { extend } from '../../protocol/extend.js';
 
 export interface Listener {
   readonly id: RequestId;
@@ -81,8 +82,8 @@ export class ListenHub {
     const set = this.byTopic.get(topic);
     if (!set) return;
     for (const l of set) {
-      const _meta = { ...(n.params?._meta as object | undefined), [META.subscriptionId]: l.id };
-      l.send({ jsonrpc: '2.0', method: n.method, params: { ...n.params, _meta } });
+      const _meta = extend((n.params?._meta as object | undefined) ?? {}, { [META.subscriptionId]: l.id });
+      l.send({ jsonrpc: '2.0', method: n.method, params: extend(n.params ?? {}, { _meta }) });
     }
   }
 

@@ -9,6 +9,7 @@ import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { EventStore } from './event-store.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
 import { messageEvent, primingEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
+import { extend } from '../../protocol/extend.js';
 
 /** Recent events kept per in-flight stream to bridge an asynchronous store's replay. */
 const RECENT_MAX = 256;
@@ -79,7 +80,7 @@ export class SseChannel implements DisconnectListener {
 
   /** Starts the SSE response on `ex` and binds the stream to it. */
   open(ex: HttpExchange, headers?: HeaderMap): void {
-    ex.startStream(200, headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...headers });
+    ex.startStream(200, headers === undefined ? SSE_HEADERS : extend(SSE_HEADERS, headers));
     this.#bind(ex);
   }
 

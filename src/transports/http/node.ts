@@ -11,6 +11,7 @@ import type { AuthInfo, Server, ServerCore } from '../../server/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
+import { extend } from '../../protocol/extend.js';
 
 const kExchange = Symbol('janus-mcp.exchange');
 type Tagged<T> = T & { [kExchange]?: NodeExchange };
@@ -198,7 +199,7 @@ class NodeExchange implements HttpExchange {
     this.#ended = true;
     const res = this.#res;
     // One header object for writeHead: setHeader would validate and store the length separately.
-    res.writeHead(status, body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.writeHead(status, body === undefined ? headers : extend(headers, { 'content-length': String(Buffer.byteLength(body)) }));
     res.end(body);
   }
 

@@ -25,6 +25,7 @@ import { principalOf } from './protection.js';
 import type { SessionRegistry, StreamableSession } from './sessions.js';
 import type { OpenStreams } from './sse.js';
 import { JSON_HEADERS, statusForError, type Wire } from './status.js';
+import { extend } from '../../protocol/extend.js';
 
 /** Shared state of the handler that responders use. */
 export interface ResponderHost {
@@ -304,7 +305,7 @@ export class PostResponder implements Inbound, DisconnectListener {
   #writeText(status: number, text: string, headers: HeaderMap): void {
     if (!this.#ex.open) return;
     // The shared header object is never mutated by the adapters; copy only to add to it.
-    const all = headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers };
+    const all = headers === NO_HEADERS ? JSON_HEADERS : extend(JSON_HEADERS, headers);
     this.#ex.respond(status, all, text);
   }
 

@@ -2,6 +2,7 @@
 import { ErrorCode } from '../../protocol/errors.js';
 import { errorResponse, type RequestId } from '../../protocol/jsonrpc.js';
 import type { HeaderMap, HttpExchange } from './exchange.js';
+import { extend } from '../../protocol/extend.js';
 
 export type Wire = 'legacy' | 'modern';
 
@@ -35,7 +36,7 @@ export const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' };
 
 export function replyJson(ex: HttpExchange, status: number, body: unknown, headers?: HeaderMap): void {
   if (!ex.open) return;
-  ex.respond(status, headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }, JSON.stringify(body));
+  ex.respond(status, headers === undefined ? JSON_HEADERS : extend(JSON_HEADERS, headers), JSON.stringify(body));
 }
 
 /**
