@@ -4,10 +4,10 @@
  * servers configured with `auth`.
  */
 import * as jose from 'jose';
-import type { AuthInfo } from '../../server/index.js';
 import type { IssuerMetadata } from './authorization-server.js';
 import { AuthorizationServerUnavailable, InvalidTokenError } from './errors.js';
 import { authFromClaims } from './token-claims.js';
+import type { Verified } from './token-cache.js';
 
 /** jose errors that say nothing about the token: the key set could not be fetched or read. */
 function unavailable(e: unknown): boolean {
@@ -18,6 +18,8 @@ export class JwtVerifier {
   readonly #metadata: IssuerMetadata;
   readonly #clockTolerance: number;
   #jwks: ReturnType<typeof jose.createRemoteJWKSet> | undefined;
+  /** Bumped whenever jose may have refetched the key set: a verification from before no longer counts. */
+  #generation = 0;
 
   constructor(metadata: IssuerMetadata, clockToleranceSec: number) {
     this.#metadata = metadata;
@@ -35,17 +37,42 @@ export class JwtVerifier {
     return this.#jwks;
   }
 
-  async verify(token: string, resource: string): Promise<AuthInfo> {
+  /**
+   * Verifies `token`, and says how long that verification holds: until its `exp` (with the
+   * clock tolerance), while the key set it was checked against is the current one and fresh.
+   */
+  async verify(token: string, resource: string): Promise<Verified> {
     const issuer = this.#metadata.issuer;
     const keys = await this.#keySet();
+    // Which key set the signature was checked against, as a generation: -1 when that is not sure.
+    let stamp = -1;
+    const lookup: jose.JWTVerifyGetKey = async (header, jws) => {
+      const fresh = keys.fresh;
+      const cooling = keys.coolingDown;
+      const generation = this.#generation;
+      try {
+        return await keys(header, jws);
+      } finally {
+        // jose refetches the set when its copy is older than its cache age (not fresh before:
+        // this lookup waited for the refetch and used the new set), or for an unknown kid after
+        // its cooldown (cooling down after, not before: this lookup, or one at the same time, refetched).
+        if (!fresh) stamp = ++this.#generation;
+        else if (!cooling && keys.coolingDown) this.#generation++;
+        else stamp = generation;
+      }
+    };
     try {
-      const { payload } = await jose.jwtVerify(token, keys, {
+      const { payload } = await jose.jwtVerify(token, lookup, {
         issuer,
         audience: resource,
         requiredClaims: ['exp'],
         clockTolerance: this.#clockTolerance,
       });
-      return authFromClaims(payload, issuer, token);
+      return {
+        auth: authFromClaims(payload, issuer, token),
+        until: (payload.exp! + this.#clockTolerance) * 1000,
+        current: () => this.#generation === stamp && keys.fresh,
+      };
     } catch (e) {
       if (unavailable(e))
         throw new AuthorizationServerUnavailable(`the keys of authorization server ${issuer} cannot be read`, { cause: e });

@@ -58,4 +58,14 @@ export interface ResourceServerOptions {
    * `maxAgeSec`: how old a proof may be (its `iat`), default 300.
    */
   dpop?: { required?: boolean; maxAgeSec?: number };
+  /**
+   * Verified tokens are kept, so that a token seen again is not verified again: keyed by the
+   * exact token and the resource, never past the token's `exp`, a JWT only while the issuer's
+   * key set it was checked against is current (jose refetches it after 10 minutes or for an
+   * unknown `kid`), an introspection answer at most `introspectionMaxAgeSec` (default 60; 0:
+   * introspect every request). `maxEntries`: at most this many tokens (default 10,000; the
+   * oldest goes first). Refused tokens and the answers of a custom `verify` are never kept; the
+   * DPoP proof and the scopes are checked on every request. `false`: verify every request.
+   */
+  tokenCache?: false | { maxEntries?: number; introspectionMaxAgeSec?: number };
 }

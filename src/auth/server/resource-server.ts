@@ -13,6 +13,7 @@ import { AuthorizationServerUnavailable, InvalidDpopProof, InvalidTokenError } f
 import type { ResourceServerOptions } from './options.js';
 import { canonicalResource, metadataUrl } from './resource-url.js';
 import { missingScopes, unionScopes } from './scopes.js';
+import { TokenCache, type Verified } from './token-cache.js';
 
 /** What to answer a request: go on with `auth`, or refuse with that status and challenge. */
 export type Verdict = { readonly ok: true; readonly auth: AuthInfo } | Refusal;
@@ -25,7 +26,13 @@ export interface Refusal {
   readonly challenge?: string;
 }
 
-type Verify = (token: string, resource: string) => Promise<AuthInfo>;
+type Verify = (token: string, resource: string) => Promise<Verified>;
+
+/** Defaults of `tokenCache`: how many verified tokens are kept, and how long an introspection answer is reused. */
+const MAX_CACHED_TOKENS = 10_000;
+const INTROSPECTION_MAX_AGE_SEC = 60;
+/** How many derived resource URLs (one per Host and path) are remembered. */
+const MAX_DERIVED_RESOURCES = 256;
 
 /** What the resource server reads of an HTTP request. */
 export interface TokenRequest {
@@ -56,6 +63,10 @@ export class ResourceServer {
   readonly #report: (e: unknown) => void;
   #verify: Promise<Verify> | undefined;
   #dpop: Promise<{ readonly module: DpopModule; readonly replay: ReplayCache }> | undefined;
+  /** Verified tokens (option `tokenCache`); undefined when off. */
+  readonly #cache: TokenCache | undefined;
+  /** The resource derived from each origin and path seen (without `resource`): a pure function of the string. */
+  readonly #derived = new Map<string, string>();
 
   constructor(options: ResourceServerOptions, report: (e: unknown) => void) {
     const issuer = options.issuer;
@@ -69,11 +80,31 @@ export class ResourceServer {
     this.#issuer = issuer;
     this.#resource = options.resource === undefined ? undefined : canonicalResource(options.resource);
     this.#report = report;
+    const cache = options.tokenCache;
+    if (cache !== undefined && cache !== false) {
+      for (const name of ['maxEntries', 'introspectionMaxAgeSec'] as const) {
+        const value = cache[name];
+        if (value !== undefined && !(typeof value === 'number' && value >= 0 && Number.isFinite(value))) {
+          throw new TypeError(`auth.tokenCache.${name} must be a number of 0 or more, not ${JSON.stringify(value)}`);
+        }
+      }
+    }
+    const limit = cache === false ? 0 : (cache?.maxEntries ?? MAX_CACHED_TOKENS);
+    this.#cache = limit > 0 ? new TokenCache(limit) : undefined;
   }
 
   /** This server's resource identifier: the configured one, else the URL the request reached (`origin` + `path`). */
   resourceFor(origin: string, path: string): string {
-    return this.#resource ?? canonicalResource(`${origin}${path}`) ?? `${origin}${path}`;
+    if (this.#resource !== undefined) return this.#resource;
+    const url = `${origin}${path}`;
+    let resource = this.#derived.get(url);
+    if (resource === undefined) {
+      resource = canonicalResource(url) ?? url;
+      // Host comes from the client: bounded, the oldest goes first.
+      if (this.#derived.size >= MAX_DERIVED_RESOURCES) this.#derived.delete(this.#derived.keys().next().value!);
+      this.#derived.set(url, resource);
+    }
+    return resource;
   }
 
   /** The path of the configured resource, which its metadata URL is built on (undefined: derived per request). */
@@ -126,7 +157,15 @@ export class ResourceServer {
     const token = m[2]!;
     let auth: AuthInfo;
     try {
-      auth = this.#accepted(await (await this.#verifier())(token, resource), resource);
+      // A token verified before for this resource, while that verification holds (see TokenCache); else verify it now.
+      const cached = this.#cache?.get(token, resource, Date.now());
+      if (cached !== undefined) auth = cached;
+      else {
+        const verified = await (await this.#verifier())(token, resource);
+        auth = this.#accepted(verified.auth, resource);
+        this.#cache?.set(token, resource, verified, Date.now());
+      }
+      // What depends on the request, not on the token alone, every time: the scheme, the DPoP proof; then the scopes.
       await this.#checkBinding(auth, token, dpop, request, resource);
     } catch (e) {
       if (e instanceof InvalidTokenError || e instanceof InvalidDpopProof) {
@@ -229,15 +268,24 @@ export class ResourceServer {
     const o = this.#options;
     const issuer = this.#issuer;
     if (o.verify !== undefined) {
+      // Not cached: a custom check may look at more than the token (a revocation list), and can keep its own cache.
       const custom = o.verify;
-      return (token, resource) => custom(token, { resource, issuer });
+      return async (token, resource) => ({ auth: await custom(token, { resource, issuer }), until: 0 });
     }
     const { IssuerMetadata } = await import('./authorization-server.js');
     const metadata = new IssuerMetadata(issuer);
     if (o.introspection !== undefined) {
       const { IntrospectionVerifier } = await import('./introspection-verifier.js');
       const v = new IntrospectionVerifier(metadata, o.introspection);
-      return (token) => v.verify(token);
+      // RFC 7662 §4: an answer may be reused, here for at most introspectionMaxAgeSec and never past the token's exp.
+      const maxAgeMs = (o.tokenCache === false ? 0 : (o.tokenCache?.introspectionMaxAgeSec ?? INTROSPECTION_MAX_AGE_SEC)) * 1000;
+      const tolerance = o.clockToleranceSec ?? 0;
+      return async (token) => {
+        const asked = Date.now();
+        const auth = await v.verify(token);
+        const exp = auth.expiresAt === undefined ? Number.POSITIVE_INFINITY : (auth.expiresAt + tolerance) * 1000;
+        return { auth, until: maxAgeMs > 0 ? Math.min(asked + maxAgeMs, exp) : 0 };
+      };
     }
     const { JwtVerifier } = await import('./jwt-verifier.js');
     const v = new JwtVerifier(metadata, o.clockToleranceSec ?? 0);
