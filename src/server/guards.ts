@@ -8,6 +8,11 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A promise, or anything `await` would wait for (a user's handler or extension may return another library's thenable). */
+export function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && 'then' in v && typeof v.then === 'function';
+}
+
 const LEVELS: ReadonlySet<string> = new Set(LOGGING_LEVELS);
 
 /** One of the syslog levels of logging.mdx (`logging/setLevel`, 2026-07-28 `_meta` logLevel). */

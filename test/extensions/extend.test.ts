@@ -77,3 +77,28 @@ test('adding an extension twice, or a method another extension serves, is refuse
     (e) => e instanceof JanusError && /already served by com\.example\/echo/.test(e.message),
   );
 });
+
+test('a method may answer with any thenable, not only a native promise, in both eras', async () => {
+  const thenable = (value: object): PromiseLike<object> => ({
+    // biome-ignore lint/suspicious/noThenProperty: this is the thenable under test.
+    then: (resolve) => Promise.resolve(resolve?.(value)) as never,
+  });
+  for (const revision of [MODERN, '2025-11-25'] as const) {
+    const server = createServer({ name: 'e', version: '1' }).extend({
+      id: ID,
+      methods: { 'echo/later': { run: (params, ctx) => thenable({ text: params.text, era: ctx.era }) as never } },
+    });
+    await withMemoryPeer(
+      server,
+      async (peer) => {
+        peer.allowInvalid((m) => m.result?.text !== undefined, 'echo/later is this test’s own method: no schema defines its result');
+        const said =
+          revision === MODERN ? (await peer.modern('echo/later', { text: 'hi' })).result : await peer.call('echo/later', { text: 'hi' });
+        assert.equal(said.text, 'hi');
+        assert.equal(said.era, revision === MODERN ? 'modern' : 'legacy');
+        assert.equal(said.then, undefined, 'the thenable was awaited, not sent');
+      },
+      revision === MODERN ? { revision } : { revision, handshake: {} },
+    );
+  }
+});

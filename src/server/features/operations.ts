@@ -27,7 +27,7 @@ import type { Validation } from '../schema/convert.js';
 import { toCompletion, type Completer } from './completion.js';
 import { checkPromptArguments, toGetPromptResult } from './prompts.js';
 import { ResourceNotFound, toReadResult, type CacheHint } from './resources.js';
-import { isObject, isUri, quoted, setOwn } from '../guards.js';
+import { isObject, isThenable, isUri, quoted, setOwn } from '../guards.js';
 import { jsonProblem } from './json-value.js';
 import { isForModel, TOOL_FAILED } from './tool-error.js';
 import { toCallToolResult } from './tool-result.js';
@@ -330,10 +330,6 @@ async function settle(
   } catch (e) {
     return failed(e, ctx, report);
   }
-}
-
-function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null && 'then' in v && typeof v.then === 'function';
 }
 
 function encodeCursor(offset: number): string {

@@ -19,7 +19,7 @@ import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../.
 import type { ClientCapabilities, InitializeResult, Result } from '../../protocol/types.js';
 import { Call } from '../call.js';
 import { Cancellation } from '../cancel.js';
-import { isImplementation, isLoggingLevel, isObject, isUri, quoted } from '../guards.js';
+import { isImplementation, isLoggingLevel, isObject, isThenable, isUri, quoted } from '../guards.js';
 import type { ServerServices } from '../services.js';
 import {
   pick,
@@ -228,7 +228,11 @@ function shaped(method: string, v: LegacyVersion | undefined, result: object): R
   return asWireResult(entry && v !== undefined ? entry.shape(v, result) : result);
 }
 
-export async function handleLegacyRequest(server: ServerServices, session: Session, req: JsonRpcRequest, inbound: Inbound): Promise<void> {
+/**
+ * A request on a legacy session. Returns a promise only when the answer is not ready at once: a
+ * synchronous handler without middleware is answered before this returns.
+ */
+export function handleLegacyRequest(server: ServerServices, session: Session, req: JsonRpcRequest, inbound: Inbound): void | Promise<void> {
   const params = req.params ?? EMPTY;
   // The handshake and ping are always answered; everything else counts against the session's limit.
   const counted = req.method !== 'initialize' && req.method !== 'ping';
@@ -245,32 +249,63 @@ export async function handleLegacyRequest(server: ServerServices, session: Sessi
   const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
   if (counted) session.inflight.set(req.id, cancel);
   const chain = server.middleware.chainFor(req.method);
-  let response: JsonRpcResponse | undefined;
+  const request: Pending = { server, session, req, inbound, cancel, counted };
+  let result: object | PromiseLike<object>;
   try {
-    let result: object;
     if (chain.length === 0) {
-      result = await answer(server, session, req, params, inbound, cancel, undefined);
+      result = answer(server, session, req, params, inbound, cancel, undefined);
     } else {
       const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
-      result = (await runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state))) as object;
+      result = runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as PromiseLike<object>;
     }
-    response = resultResponse(req.id, shaped(req.method, session.protocolVersion, result));
   } catch (e) {
+    return conclude(request, undefined, e);
+  }
+  if (isThenable(result)) {
+    return Promise.resolve(result).then(
+      (r) => conclude(request, r as object, undefined),
+      (e: unknown) => conclude(request, undefined, e),
+    );
+  }
+  return conclude(request, result, undefined);
+}
+
+/** A legacy request being answered. */
+interface Pending {
+  readonly server: ServerServices;
+  readonly session: Session;
+  readonly req: JsonRpcRequest;
+  readonly inbound: Inbound;
+  readonly cancel: Cancellation;
+  /** Held in the session's in-flight map. */
+  readonly counted: boolean;
+}
+
+/** Sends a request's answer: its result shaped, or its failure (`result` undefined). */
+function conclude(p: Pending, result: object | undefined, error: unknown): void {
+  const { server, session, req, cancel } = p;
+  let response: JsonRpcResponse | undefined;
+  try {
+    if (result !== undefined) response = resultResponse(req.id, shaped(req.method, session.protocolVersion, result));
     // A cancelled request gets no answer, so its failure (often the cancellation itself) is not one to report.
-    if (!cancel.aborted) {
-      const v = session.protocolVersion;
-      // A middleware refusing a tool call with a ToolError: the model reads it, as a handler's.
-      const forModel = req.method === 'tools/call' && e instanceof ToolError && v !== undefined;
-      response = forModel
-        ? resultResponse(req.id, shaped(req.method, v, toolError(e.message)))
-        : errorResponse(req.id, toWireError(e, v ?? LATEST_LEGACY_VERSION, server));
-    }
+    else if (!cancel.aborted) response = failure(server, session, req, error);
+  } catch (e) {
+    if (!cancel.aborted) response = failure(server, session, req, e);
   } finally {
-    if (counted) session.inflight.delete(req.id);
+    if (p.counted) session.inflight.delete(req.id);
     cancel.release();
   }
   // cancellation.mdx: a cancelled request gets no response.
-  if (response !== undefined && !cancel.aborted) inbound.send(response);
+  if (response !== undefined && !cancel.aborted) p.inbound.send(response);
+}
+
+function failure(server: ServerServices, session: Session, req: JsonRpcRequest, e: unknown): JsonRpcResponse {
+  const v = session.protocolVersion;
+  // A middleware refusing a tool call with a ToolError: the model reads it, as a handler's.
+  if (req.method === 'tools/call' && e instanceof ToolError && v !== undefined) {
+    return resultResponse(req.id, shaped(req.method, v, toolError(e.message)));
+  }
+  return errorResponse(req.id, toWireError(e, v ?? LATEST_LEGACY_VERSION, server));
 }
 
 /** The middleware's view of a message on a legacy session. */

@@ -275,12 +275,13 @@ export class HttpHandler implements ResponderHost {
   }
 
   /** Legacy session traffic (2025-03-26 … 2025-11-25 transports §Session Management). */
-  async #legacy(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
+  #legacy(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> | undefined {
     const { expect, id } = expectFor(Array.isArray(payload) ? undefined : classify(payload));
-    if (badLegacyVersion(ex, id)) return;
-    const record = await this.#session(ex, id);
-    if (record === undefined) return;
-    await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
+    if (badLegacyVersion(ex, id)) return undefined;
+    const found = this.#session(ex, id);
+    const serve = (record: StreamableSession | undefined) =>
+      record === undefined ? undefined : this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
+    return found instanceof Promise ? found.then(serve) : serve(found);
   }
 
   /** Runs the payload through the core, then lets the responder conclude (202, or the end of its stream). */
@@ -312,15 +313,30 @@ export class HttpHandler implements ResponderHost {
    * instance opened is loaded from the shared store, and a known one reloaded: it may have
    * changed, or ended, elsewhere.
    */
-  async #session(ex: HttpExchange, id: RequestId | null): Promise<StreamableSession | undefined> {
+  #session(ex: HttpExchange, id: RequestId | null): StreamableSession | undefined | Promise<StreamableSession | undefined> {
     const sid = ex.header('mcp-session-id');
     if (sid === undefined) {
       replyError(ex, 400, 'Bad Request: Mcp-Session-Id header is required', ErrorCode.InvalidRequest, id);
       return undefined;
     }
-    let record = this.sessions.streamable(sid);
-    if (record !== undefined && record.session.clustered === true && (await record.session.refresh!()) === 'gone') record = undefined;
-    else if (record === undefined && this.core.adoptSession !== undefined && this.core.instanceId !== undefined) {
+    const record = this.sessions.streamable(sid);
+    // Only a cluster's sessions are looked up in the shared store: the others are known here, or not at all.
+    const shared =
+      record !== undefined ? record.session.clustered === true : this.core.adoptSession !== undefined && this.core.instanceId !== undefined;
+    return shared ? this.#sharedSession(ex, id, sid, record) : this.#admit(ex, id, record);
+  }
+
+  /** Cluster: the session reloaded from the shared store (it may have changed, or ended, elsewhere), or adopted from it. */
+  async #sharedSession(
+    ex: HttpExchange,
+    id: RequestId | null,
+    sid: string,
+    known: StreamableSession | undefined,
+  ): Promise<StreamableSession | undefined> {
+    let record = known;
+    if (record !== undefined) {
+      if ((await record.session.refresh!()) === 'gone') record = undefined;
+    } else {
       try {
         record = await this.#adopt(sid, clientKey(ex.clientAddress));
       } catch (e) {
@@ -329,6 +345,11 @@ export class HttpHandler implements ResponderHost {
         return undefined;
       }
     }
+    return this.#admit(ex, id, record);
+  }
+
+  /** The session, unless it is unknown, ended or someone else's (404); the request counts as its activity. */
+  #admit(ex: HttpExchange, id: RequestId | null, record: StreamableSession | undefined): StreamableSession | undefined {
     if (!ex.open) return undefined;
     if (record === undefined || record.closed || !this.#sameCaller(record, ex)) {
       replyError(ex, 404, 'Session not found', ErrorCode.InvalidRequest, id);
