@@ -49,6 +49,14 @@ export interface Inbound {
   send(message: JsonRpcMessage): void;
   /** Aborts when the channel can no longer deliver (HTTP: the response stream closed). */
   readonly signal?: AbortSignal;
+  /**
+   * What `signal` tells, for a request that may stay open for hours (a `subscriptions/listen`
+   * stream): `watcher.abort()` is called once when the channel can no longer deliver, unless
+   * `unwatch(watcher)` came first. Lighter than an AbortSignal and its listener, which a server
+   * holding thousands of streams pays for each. Optional: without it, `signal` is used.
+   */
+  watch?(watcher: { abort(): void }): void;
+  unwatch?(watcher: { abort(): void }): void;
   /** The legacy session this payload belongs to (from `ServerCore.openSession`); absent for stateless (modern) traffic. */
   readonly session?: LegacySession;
   /** Ends this request's stream early (2025-11-25 SSE polling); later messages are kept for resumption. */

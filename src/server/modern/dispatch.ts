@@ -460,14 +460,14 @@ const NO_ASKS: Asker = {
 };
 
 /** subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends. */
-async function listen(
+function listen(
   server: ModernDeps,
   id: RequestId,
   params: Params,
   env: Envelope,
   inbound: Inbound,
   inflight: InflightRegistry | undefined,
-): Promise<void> {
+): void | Promise<void> {
   const asked = params.notifications;
   if (!isObject(asked)) {
     return inbound.send(errorResponse(id, { code: ErrorCode.InvalidParams, message: 'subscriptions/listen needs params.notifications' }));
@@ -519,5 +519,6 @@ async function listen(
       return inbound.send(errorResponse(id, toWireError(e, env.version, server)));
     }
   }
-  await new Promise<void>((resolve) => new Subscription(server, id, filter, topics, inbound, inflight, resolve).start());
+  // Settles when the stream ends; the one promise a stream holds while it is open (no suspended async frames).
+  return new Promise<void>((resolve) => new Subscription(server, id, filter, topics, inbound, inflight, resolve).start());
 }

@@ -109,6 +109,8 @@ export interface ListenServer {
 export class Subscription implements Listener, Abortable {
   private graceful = false;
   private done = false;
+  /** Watched through the channel's `watch` (HTTP), rather than a listener on its signal. */
+  private watched = false;
 
   constructor(
     private readonly server: ListenServer,
@@ -128,12 +130,19 @@ export class Subscription implements Listener, Abortable {
       method: 'notifications/subscriptions/acknowledged',
       params: { notifications: this.filter, _meta: { [META.subscriptionId]: this.id } },
     });
-    const signal = this.channel.signal;
-    if (signal?.aborted) {
-      this.stop();
-      return;
+    const channel = this.channel;
+    if (channel.watch !== undefined) {
+      this.watched = true;
+      channel.watch(this); // calls abort() at once when the channel is already gone
+      if (this.done) return;
+    } else {
+      const signal = channel.signal;
+      if (signal?.aborted) {
+        this.stop();
+        return;
+      }
+      signal?.addEventListener('abort', this, { once: true });
     }
-    signal?.addEventListener('abort', this, { once: true });
     this.inflight?.set(this.id, this);
     this.server.hub.add(this);
   }
@@ -162,7 +171,8 @@ export class Subscription implements Listener, Abortable {
     this.done = true;
     this.server.hub.remove(this);
     this.inflight?.delete(this.id);
-    this.channel.signal?.removeEventListener('abort', this);
+    if (this.watched) this.channel.unwatch?.(this);
+    else this.channel.signal?.removeEventListener('abort', this);
     if (this.graceful) {
       this.channel.send(
         resultResponse(this.id, { resultType: 'complete', _meta: { [META.subscriptionId]: this.id, [META.serverInfo]: this.server.info } }),

@@ -64,6 +64,8 @@ export class PostResponder implements Inbound, DisconnectListener {
   #state: 'pending' | 'sse' | 'done' = 'pending';
   #channel: SseChannel | undefined;
   #ac: AbortController | undefined;
+  /** `watch`'s watcher (a listen stream): told when the response stream closes, without an AbortController. */
+  #watcher: { abort(): void } | undefined;
   #gone = false;
   #batch: JsonRpcResponse[] | undefined;
   #final: JsonRpcResponse | undefined;
@@ -124,6 +126,17 @@ export class PostResponder implements Inbound, DisconnectListener {
       if (this.#gone) this.#ac.abort();
     }
     return this.#ac.signal;
+  }
+
+  watch(watcher: { abort(): void }): void {
+    // As `signal`: only the modern wire reads a closed stream as cancellation.
+    if (this.#wire === 'legacy') return;
+    if (this.#gone) watcher.abort();
+    else this.#watcher = watcher;
+  }
+
+  unwatch(watcher: { abort(): void }): void {
+    if (this.#watcher === watcher) this.#watcher = undefined;
   }
 
   /** `sse: 'always'`: open the stream before the core runs. */
@@ -228,6 +241,9 @@ export class PostResponder implements Inbound, DisconnectListener {
   onDisconnect(ex: HttpExchange): void {
     this.#gone = true;
     this.#ac?.abort();
+    const watcher = this.#watcher;
+    this.#watcher = undefined;
+    watcher?.abort();
     this.#channel?.onDisconnect(ex);
   }
 
