@@ -66,6 +66,9 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
   private readonly bySession = new WeakMap<Session, Set<Running>>();
   private readonly stopSignals: () => void;
   private readonly ownsStore: boolean;
+  /** Aborts the running tasks whose lifetime is over: one timer, due at the earliest `expires` it was armed for. */
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  private expiryDue = Number.POSITIVE_INFINITY;
 
   constructor(private readonly options: TasksOptions = {}) {
     this.ownsStore = options.store === undefined;
@@ -79,6 +82,9 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
 
   close(): void {
     this.stopSignals();
+    if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
+    this.expiryTimer = undefined;
+    this.expiryDue = Number.POSITIVE_INFINITY;
     for (const r of [...this.running.values()]) r.abort(new McpError(ErrorCode.InternalError, 'server closed'));
     if (this.ownsStore) this.store.close?.();
   }
@@ -252,6 +258,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
     const session = site.session as Session | undefined;
     const running = new Running(this, record, design === 'core' ? session : undefined);
     this.running.set(record.taskId, running);
+    if (running.expires < this.expiryDue) this.armExpiry(running.expires);
     if (design === 'core' && session !== undefined) this.tieToSession(session, running);
     try {
       await this.store.create(record);
@@ -270,7 +277,15 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
       design === 'extension'
         ? (_p: number, _t: number | undefined, message: string | undefined) => message !== undefined && running.setStatusMessage(message)
         : undefined;
-    const phase: TaskPhase = { call, handle, signal: running.signal, progress };
+    const phase: TaskPhase = {
+      call,
+      handle,
+      // Read once the handler reads ctx.signal: the running task's AbortController is made then.
+      get signal() {
+        return running.signal;
+      },
+      progress,
+    };
     return { record, phase, running };
   }
 
@@ -285,9 +300,16 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
   private settle(record: TaskRecord, running: Running, result: object): void {
     const shaped = shapeCallToolResult(shapeVersion(record), result as Record<string, unknown>);
     // Ended after the change is announced: a 2025-11-25 status notification goes through the running task's session.
-    this.change(record.taskId, { status: 'completed', result: shaped })
-      .catch((e: unknown) => this.host?.reportError(e))
-      .finally(() => running.end());
+    this.change(record.taskId, { status: 'completed', result: shaped }).then(
+      () => running.end(),
+      (e: unknown) => {
+        try {
+          this.host?.reportError(e);
+        } finally {
+          running.end();
+        }
+      },
+    );
   }
 
   /** A protocol error during execution: `failed`, with the JSON-RPC error (§Task Execution Errors). */
@@ -303,9 +325,16 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
       this.host?.reportError(e);
       error = { code: ErrorCode.InternalError, message: 'Internal error' };
     }
-    this.change(record.taskId, { status: 'failed', statusMessage: error.message, error })
-      .catch((x: unknown) => this.host?.reportError(x))
-      .finally(() => running.end());
+    this.change(record.taskId, { status: 'failed', statusMessage: error.message, error }).then(
+      () => running.end(),
+      (x: unknown) => {
+        try {
+          this.host?.reportError(x);
+        } finally {
+          running.end();
+        }
+      },
+    );
   }
 
   /** 2025-11-25 `tasks/result`: blocks until the task is terminal, then what the request itself would have answered. */
@@ -354,6 +383,27 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
     const after = await this.store.addInput(taskId, key, request);
     if (after !== undefined) this.announce(after);
     return after;
+  }
+
+  /** (Re)arms the expiry timer for `due`, sooner than it was due. */
+  private armExpiry(due: number): void {
+    if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
+    this.expiryDue = due;
+    this.expiryTimer = setTimeout(() => this.expire(), Math.max(0, due - Date.now()));
+    this.expiryTimer.unref?.();
+  }
+
+  /** Aborts the tasks past their lifetime, and arms the timer for the next one to end (tasks that ended meanwhile are not watched). */
+  private expire(): void {
+    this.expiryTimer = undefined;
+    this.expiryDue = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const r of [...this.running.values()]) {
+      if (r.expires <= now) r.expire();
+      else if (r.expires < next) next = r.expires;
+    }
+    if (next < this.expiryDue) this.armExpiry(next);
   }
 
   finished(running: Running): void {

@@ -25,14 +25,20 @@ interface Parked {
 
 export class Running {
   readonly taskId: string;
+  /**
+   * Epoch ms when its lifetime ends (Infinity for none): past it the record is gone, so nobody
+   * can read what the handler would produce, and the runtime aborts it (`expired`). One timer
+   * of the runtime's watches every running task, rather than one each.
+   */
+  readonly expires: number;
   readonly cancel = new Cancellation();
+  // The rest is made when first needed: most tasks never ask, and nobody waits on their results.
   /** 2025-11-25: `tasks/result` requests waiting on this task, newest last; asks go on the newest's stream. */
-  private readonly resultStreams: Inbound[] = [];
-  private readonly parked = new Map<string, Parked>();
+  private resultStreams: Inbound[] | undefined;
+  private parked: Map<string, Parked> | undefined;
   /** Asks waiting for a `tasks/result` stream to be sent on. */
-  private readonly streamWaiters: Array<(inbound: Inbound) => void> = [];
+  private streamWaiters: Array<(inbound: Inbound) => void> | undefined;
   private asking = 0;
-  private expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly runtime: TaskRuntime,
@@ -41,12 +47,12 @@ export class Running {
     readonly session: Session | undefined,
   ) {
     this.taskId = record.taskId;
-    if (record.ttlMs !== null) {
-      // Past its lifetime the record is gone: nobody can read what the handler would produce.
-      const left = Date.parse(record.createdAt) + record.ttlMs - Date.now();
-      this.expiry = setTimeout(() => this.abort(new JanusError('TIMEOUT', `task ${this.taskId} expired`)), Math.max(0, left));
-      this.expiry.unref?.();
-    }
+    this.expires = record.ttlMs === null ? Number.POSITIVE_INFINITY : Date.parse(record.createdAt) + record.ttlMs;
+  }
+
+  /** Its lifetime is over: aborted as expired. */
+  expire(): void {
+    this.abort(new JanusError('TIMEOUT', `task ${this.taskId} expired`));
   }
 
   get signal(): AbortSignal {
@@ -54,7 +60,7 @@ export class Running {
   }
 
   get resultStream(): Inbound | undefined {
-    return this.resultStreams.at(-1);
+    return this.resultStreams?.at(-1);
   }
 
   /** Resolves with the next `tasks/result` stream to wait on this task; rejects when the task is aborted. */
@@ -63,7 +69,7 @@ export class Running {
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(this.cancel.reason);
       this.signal.addEventListener('abort', onAbort, { once: true });
-      this.streamWaiters.push((inbound) => {
+      (this.streamWaiters ??= []).push((inbound) => {
         this.signal.removeEventListener('abort', onAbort);
         resolve(inbound);
       });
@@ -72,11 +78,12 @@ export class Running {
 
   /** A `tasks/result` request waits on this task; returns what stops it waiting. */
   holdResultStream(inbound: Inbound): () => void {
-    this.resultStreams.push(inbound);
-    for (const wake of this.streamWaiters.splice(0)) wake(inbound);
+    const streams = (this.resultStreams ??= []);
+    streams.push(inbound);
+    if (this.streamWaiters !== undefined) for (const wake of this.streamWaiters.splice(0)) wake(inbound);
     return () => {
-      const i = this.resultStreams.indexOf(inbound);
-      if (i !== -1) this.resultStreams.splice(i, 1);
+      const i = streams.indexOf(inbound);
+      if (i !== -1) streams.splice(i, 1);
     };
   }
 
@@ -85,7 +92,7 @@ export class Running {
     if (this.cancel.aborted) return Promise.reject(this.cancel.reason);
     return new Promise((resolve, reject) => {
       // Registered before the record names it: an answer can only come after that.
-      this.parked.set(key, { resolve, reject });
+      (this.parked ??= new Map()).set(key, { resolve, reject });
       this.runtime.addInput(this.taskId, key, request).then(
         (after) => {
           if (after === undefined) this.settleParked(key, undefined, new JanusError('PROTOCOL', `task ${this.taskId} is over`));
@@ -101,9 +108,10 @@ export class Running {
   }
 
   private settleParked(key: string, answer: unknown, error: unknown): void {
-    const p = this.parked.get(key);
-    if (p === undefined) return;
-    this.parked.delete(key);
+    const parked = this.parked;
+    const p = parked?.get(key);
+    if (parked === undefined || p === undefined) return;
+    parked.delete(key);
     if (error !== undefined) p.reject(error);
     else p.resolve(answer);
   }
@@ -122,14 +130,12 @@ export class Running {
   /** Cancelled or expired: the handler's signal aborts and its pending asks fail. */
   abort(reason: unknown): void {
     this.cancel.abort(reason);
-    for (const key of [...this.parked.keys()]) this.settleParked(key, undefined, reason);
+    if (this.parked !== undefined) for (const key of [...this.parked.keys()]) this.settleParked(key, undefined, reason);
     this.end();
   }
 
-  /** The handler is done (or given up): timers go and the runtime forgets the task. */
+  /** The handler is done (or given up): the runtime forgets the task (and so stops watching its lifetime). */
   end(): void {
-    if (this.expiry !== undefined) clearTimeout(this.expiry);
-    this.expiry = undefined;
     this.runtime.finished(this);
   }
 }

@@ -5,6 +5,7 @@
  * running handler (input responses, a cancellation) goes to its instance as a signal.
  * In-process by default (`InMemoryTaskStore`); `janus-mcp/redis` shares it across processes.
  */
+import { extend } from '../../protocol/extend.js';
 import type { InputRequest } from '../../protocol/types.js';
 
 /** basic/utilities/tasks.mdx §Task Status; the same five in the 2026 extension. */
@@ -50,7 +51,8 @@ export interface TaskRecord {
 /** A new task, `working`, created now under a fresh unguessable id (ext-tasks §Security: task ids are bearer tokens). */
 export function newTaskRecord(fields: Pick<TaskRecord, 'ttlMs' | 'pollIntervalMs' | 'owner' | 'design' | 'method' | 'runner'>): TaskRecord {
   const now = new Date().toISOString();
-  return { taskId: crypto.randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ...fields };
+  // extend, not a spread: on Node 20 an object made by spread that gets more keys costs ~1 µs (src/protocol/extend.ts).
+  return extend({ taskId: crypto.randomUUID(), status: 'working' as TaskStatus, createdAt: now, lastUpdatedAt: now }, fields);
 }
 
 /** What the instance running a task is told by the one that took a request for it. */

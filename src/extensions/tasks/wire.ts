@@ -14,9 +14,9 @@ export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 type Json = Record<string, unknown>;
 
-/** The `Task` fields both designs share. */
-function base(r: TaskRecord): Json {
-  const out: Json = { taskId: r.taskId, status: r.status };
+/** The `Task` fields both designs share (after `resultType` for a CreateTaskResult). */
+function base(r: TaskRecord, resultType?: string): Json {
+  const out: Json = resultType === undefined ? { taskId: r.taskId, status: r.status } : { resultType, taskId: r.taskId, status: r.status };
   if (r.statusMessage !== undefined) out.statusMessage = r.statusMessage;
   out.createdAt = r.createdAt;
   out.lastUpdatedAt = r.lastUpdatedAt;
@@ -24,8 +24,8 @@ function base(r: TaskRecord): Json {
 }
 
 /** 2026 `Task`: what CreateTaskResult carries, flat (ext-tasks §Task Creation); no result, error or input requests. */
-export function modernTask(r: TaskRecord): Json {
-  const out = base(r);
+export function modernTask(r: TaskRecord, resultType?: string): Json {
+  const out = base(r, resultType);
   out.ttlMs = r.ttlMs;
   if (r.pollIntervalMs !== undefined) out.pollIntervalMs = r.pollIntervalMs;
   return out;
@@ -68,5 +68,5 @@ export function shapeVersion(record: TaskRecord): ProtocolVersion {
 
 /** CreateTaskResult in the record's design (answered as is, not shaped as the tool's result). */
 export function created(record: TaskRecord): object {
-  return verbatim(record.design === 'core' ? { task: legacyTask(record) } : { resultType: 'task', ...modernTask(record) });
+  return verbatim(record.design === 'core' ? { task: legacyTask(record) } : modernTask(record, 'task'));
 }
