@@ -26,7 +26,18 @@ function hostAllowed(host: string, allowed: ReadonlySet<string>): boolean {
   return allowed.has(port === '' ? name : `${name}:${port}`) || allowed.has(name);
 }
 
+/** The last Host checked against loopback: a client sends the same one on every request. */
+let lastLoopback: { host: string; port: number | undefined; allowed: boolean } | undefined;
+
 function loopbackHostAllowed(host: string, port: number | undefined): boolean {
+  const last = lastLoopback;
+  if (last !== undefined && last.host === host && last.port === port) return last.allowed;
+  const allowed = loopbackHostCheck(host, port);
+  lastLoopback = { host, port, allowed };
+  return allowed;
+}
+
+function loopbackHostCheck(host: string, port: number | undefined): boolean {
   const p = splitHost(host);
   if (!LOOPBACK_NAMES.has(p.name)) return false;
   if (port === undefined) return true;
