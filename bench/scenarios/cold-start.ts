@@ -1,11 +1,15 @@
 /**
  * Scenario 7: cold start, from spawning the server process to the first answered request
- * (a 2026-07-28 `tools/call` of `echo`), over HTTP and over stdio.
+ * (a 2026-07-28 `tools/call` of `echo`), over HTTP and over stdio. Beside it, what importing
+ * Zod alone adds to starting Node (the Janus and SDK servers declare their tools with it, as
+ * their users do; the bare server validates nothing): the part of the gap that is the schema
+ * library's, not the MCP library's.
  */
+import { spawn } from 'node:child_process';
 import { orderFor, record, type Ctx } from '../lib/context.js';
 import { openConnection } from '../lib/http.js';
 import { checkEcho, echoParams, modernHeaders, postHead, responseTo, rpc, withBody, WrongAnswer } from '../lib/mcp.js';
-import { ServerProcess, withTimeout } from '../lib/proc.js';
+import { ServerProcess, withTimeout, type Pinning } from '../lib/proc.js';
 import { StdioClient } from '../lib/stdio.js';
 
 export async function coldStart(ctx: Ctx, scenario: string): Promise<void> {
@@ -44,5 +48,31 @@ export async function coldStart(ctx: Ctx, scenario: string): Promise<void> {
         }
       }
     }
+    const zod = (await exitTime(ctx.pinning, "await import('zod')")) - (await exitTime(ctx.pinning, ''));
+    record(ctx, {
+      scenario,
+      step: 'Zod',
+      metric: 'its import alone',
+      unit: 'ms',
+      better: 'lower',
+      impl: 'janus',
+      rep,
+      value: zod,
+      diagnostic: true,
+    });
   }
+}
+
+/** Milliseconds from spawning `node` (pinned as the servers are) with `code` to its exit. */
+function exitTime(pinning: Pinning, code: string): Promise<number> {
+  const argv = [...pinning.serverPrefix, process.execPath, '--input-type=module', '-e', code];
+  const start = process.hrtime.bigint();
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (status) => {
+      if (status === 0) resolve(Number(process.hrtime.bigint() - start) / 1e6);
+      else reject(new Error(`node -e ${JSON.stringify(code)} exited with ${status}`));
+    });
+  });
 }
