@@ -58,7 +58,6 @@ export async function coldStart(ctx: Ctx, scenario: string): Promise<void> {
       impl: 'janus',
       rep,
       value: zod,
-      diagnostic: true,
     });
   }
 }

@@ -14,7 +14,11 @@ export function bytesToBase64(bytes: Uint8Array): string {
 
 /** Decodes base64 (atob's forgiving rules: padding optional); throws on characters outside the alphabet. */
 export function base64ToBytes(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const bin = atob(text);
+  // A plain loop: Uint8Array.from with a mapping function calls it per character (several times slower).
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
 }
 
 /** Base64url without padding (RFC 4648 §5), for tokens that travel in JSON strings and URLs. */
