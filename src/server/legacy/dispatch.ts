@@ -19,7 +19,8 @@ import { LATEST_LEGACY_VERSION, isLegacyVersion, type LegacyVersion } from '../.
 import type { ClientCapabilities, InitializeResult, Result } from '../../protocol/types.js';
 import { Call } from '../call.js';
 import { Cancellation } from '../cancel.js';
-import { isImplementation, isLoggingLevel, isObject, isThenable, isUri, quoted } from '../guards.js';
+import { isImplementation, isLoggingLevel, isObject, isUri, quoted } from '../guards.js';
+import { settle } from '../settle.js';
 import type { ServerServices } from '../services.js';
 import {
   pick,
@@ -250,24 +251,15 @@ export function handleLegacyRequest(server: ServerServices, session: Session, re
   if (counted) session.inflight.set(req.id, cancel);
   const chain = server.middleware.chainFor(req.method);
   const request: Pending = { server, session, req, inbound, cancel, counted };
-  let result: object | PromiseLike<object>;
-  try {
-    if (chain.length === 0) {
-      result = answer(server, session, req, params, inbound, cancel, undefined);
-    } else {
+  if (chain.length === 0) return settle(request, () => answer(server, session, req, params, inbound, cancel, undefined), conclude);
+  return settle(
+    request,
+    () => {
       const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
-      result = runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as PromiseLike<object>;
-    }
-  } catch (e) {
-    return conclude(request, undefined, e);
-  }
-  if (isThenable(result)) {
-    return Promise.resolve(result).then(
-      (r) => conclude(request, r as object, undefined),
-      (e: unknown) => conclude(request, undefined, e),
-    );
-  }
-  return conclude(request, result, undefined);
+      return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as Promise<object>;
+    },
+    conclude,
+  );
 }
 
 /** A legacy request being answered. */

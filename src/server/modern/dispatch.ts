@@ -24,7 +24,8 @@ import { cacheHintOf } from '../features/operations.js';
 import { ToolError } from '../features/tool-error.js';
 import { toolError } from '../features/tools.js';
 import type { CacheHint } from '../features/resources.js';
-import { isObject, isThenable, isUri, quoted } from '../guards.js';
+import { isObject, isUri, quoted } from '../guards.js';
+import { settle } from '../settle.js';
 import type { CacheableMethod, ServerServices } from '../services.js';
 import {
   shapeCallToolResult,
@@ -305,24 +306,15 @@ export function handleModernRequest(
   const cancel = new Cancellation(inbound);
   inflight?.set(req.id, cancel);
   const request: Pending = { server, req, env, inbound, inflight, cancel };
-  let outcome: object | PromiseLike<object>;
-  try {
-    if (chain.length === 0) {
-      outcome = answer(server, req, params, env, inbound, cancel, undefined);
-    } else {
+  if (chain.length === 0) return settle(request, () => answer(server, req, params, env, inbound, cancel, undefined), conclude);
+  return settle(
+    request,
+    () => {
       const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
-      outcome = runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as PromiseLike<object>;
-    }
-  } catch (e) {
-    return conclude(request, undefined, e);
-  }
-  if (isThenable(outcome)) {
-    return Promise.resolve(outcome).then(
-      (o) => conclude(request, o as object, undefined),
-      (e: unknown) => conclude(request, undefined, e),
-    );
-  }
-  return conclude(request, outcome, undefined);
+      return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as Promise<object>;
+    },
+    conclude,
+  );
 }
 
 /** A 2026-07-28 request being answered. */

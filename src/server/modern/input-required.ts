@@ -91,6 +91,20 @@ function inputResponses(params: Params): Record<string, unknown> | undefined {
   return responses;
 }
 
+/** A request that may answer `input_required`, as the round functions below pass it along. */
+interface RoundRequest<S extends RoundServer> {
+  readonly server: S;
+  readonly req: JsonRpcRequest;
+  readonly params: Params;
+  readonly env: Envelope;
+  readonly inbound: Inbound;
+  readonly cancel: Cancellation;
+  /** What its `requestState` is bound to (the tool or prompt name, the URI). */
+  readonly target: unknown;
+  readonly run: (server: S, params: Params, ctx: Call) => object | Promise<object>;
+  readonly state: Record<string, unknown> | undefined;
+}
+
 /**
  * Runs `run` with the answers so far; `input_required` while some are missing (mrtr.mdx
  * §Basic Workflow). A first call (no state, no answers) whose handler finishes synchronously
@@ -107,72 +121,49 @@ export function withInput<S extends RoundServer>(
   run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
   state: Record<string, unknown> | undefined,
 ): object | Promise<object | InputRequiredResult> {
+  const request: RoundRequest<S> = { server, req, params, env, inbound, cancel, target, run, state };
   const responses = inputResponses(params);
-  if (params.requestState !== undefined || responses !== undefined) {
-    return answered(server, req, params, env, inbound, cancel, target, run, state, responses);
-  }
+  if (params.requestState !== undefined || responses !== undefined) return answered(request, responses);
   // Most calls carry no answers: nothing to open or allocate.
-  return inRound(server, req, params, env, inbound, cancel, target, run, state, NO_ANSWERS, 0);
+  return inRound(request, NO_ANSWERS, 0);
 }
 
 /** A retry: its sealed state opened and its answers gathered, then the round. */
 async function answered<S extends RoundServer>(
-  server: S,
-  req: JsonRpcRequest,
-  params: Params,
-  env: Envelope,
-  inbound: Inbound,
-  cancel: Cancellation,
-  target: unknown,
-  run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
-  state: Record<string, unknown> | undefined,
+  r: RoundRequest<S>,
   responses: Record<string, unknown> | undefined,
 ): Promise<object | InputRequiredResult> {
-  const codec = server.codec;
+  const codec = r.server.codec;
   let lastAsked: string[] | undefined;
   let rounds = 0;
   // Keyed by the client's strings: no prototype, so `__proto__` or `toString` is an ordinary key.
   const answers: Record<string, unknown> = Object.create(null);
-  if (params.requestState !== undefined) {
-    const opened = await codec.open(params.requestState, await stateBinding(codec, req, params, target, env, inbound));
+  if (r.params.requestState !== undefined) {
+    const opened = await codec.open(r.params.requestState, await stateBinding(codec, r.req, r.params, r.target, r.env, r.inbound));
     Object.assign(answers, opened.a);
     lastAsked = opened.k;
     rounds = opened.r;
   }
   // mrtr.mdx: unknown keys SHOULD be ignored; earlier rounds' answers come only from the sealed state.
   for (const [k, v] of Object.entries(responses ?? {})) if (!lastAsked || lastAsked.includes(k)) setOwn(answers, k, v);
-  return inRound(server, req, params, env, inbound, cancel, target, run, state, answers, rounds);
+  return inRound(r, answers, rounds);
 }
 
 /** Runs the handler with `known` answers: its result, or the next `input_required` round. */
 function inRound<S extends RoundServer>(
-  server: S,
-  req: JsonRpcRequest,
-  params: Params,
-  env: Envelope,
-  inbound: Inbound,
-  cancel: Cancellation,
-  target: unknown,
-  run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
-  state: Record<string, unknown> | undefined,
+  r: RoundRequest<S>,
   known: Readonly<Record<string, unknown>>,
   rounds: number,
 ): object | Promise<object | InputRequiredResult> {
-  const round = new MrtrRound(known, env.capabilities, server.limits.maxInputRequests);
-  const work = run(server, params, requestContext(req, env, inbound, cancel, round, state));
+  const round = new MrtrRound(known, r.env.capabilities, r.server.limits.maxInputRequests);
+  const work = r.run(r.server, r.params, requestContext(r.req, r.env, r.inbound, r.cancel, round, r.state));
   if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
-  return roundOutcome(server, req, params, env, inbound, cancel, target, round, work, rounds);
+  return roundOutcome(r, round, work, rounds);
 }
 
 /** A handler still running: its result, or (parked on an ask) the `input_required` round that ends here. */
 async function roundOutcome<S extends RoundServer>(
-  server: S,
-  req: JsonRpcRequest,
-  params: Params,
-  env: Envelope,
-  inbound: Inbound,
-  cancel: Cancellation,
-  target: unknown,
+  r: RoundRequest<S>,
   round: MrtrRound,
   work: Promise<object>,
   rounds: number,
@@ -180,13 +171,16 @@ async function roundOutcome<S extends RoundServer>(
   const finished = await round.outcome(work);
   if (finished !== BLOCKED) return finished;
   // The handler is parked on an ask: end the round and let it unwind.
-  cancel.abort(ROUND_ENDED);
-  const max = server.limits.maxInputRounds;
+  r.cancel.abort(ROUND_ENDED);
+  const max = r.server.limits.maxInputRounds;
   if (rounds >= max) {
-    throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: ${req.method} needs more than ${max} input rounds (the server's limit)`);
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Invalid Request: ${r.req.method} needs more than ${max} input rounds (the server's limit)`,
+    );
   }
-  const codec = server.codec;
-  const binding = await stateBinding(codec, req, params, target, env, inbound);
+  const codec = r.server.codec;
+  const binding = await stateBinding(codec, r.req, r.params, r.target, r.env, r.inbound);
   const requestState = await codec.seal(binding, { a: round.used, k: [...round.asked.keys()], r: rounds + 1 });
   // The end of the round: the handler is parked on asks the client must answer first.
   return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };

@@ -1,0 +1,24 @@
+/**
+ * How the dispatchers answer without making a promise when they need none: the work's outcome
+ * goes to `conclude` at once when it returned a value or threw, and when it settles when it
+ * returned a promise (or any thenable, as `await` would take).
+ */
+import { isThenable } from './guards.js';
+
+export function settle<R, T>(
+  request: R,
+  work: () => T | PromiseLike<T>,
+  conclude: (request: R, value: T | undefined, error: unknown) => void,
+): void | Promise<void> {
+  let outcome: T | PromiseLike<T>;
+  try {
+    outcome = work();
+  } catch (e) {
+    return conclude(request, undefined, e);
+  }
+  if (!isThenable(outcome)) return conclude(request, outcome, undefined);
+  return Promise.resolve(outcome).then(
+    (value) => conclude(request, value, undefined),
+    (e: unknown) => conclude(request, undefined, e),
+  );
+}
