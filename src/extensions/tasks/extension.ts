@@ -299,17 +299,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
   /** The handler's result (a tool error included: §Task Status, `completed` with isError) lands in the task. */
   private settle(record: TaskRecord, running: Running, result: object): void {
     const shaped = shapeCallToolResult(shapeVersion(record), result as Record<string, unknown>);
-    // Ended after the change is announced: a 2025-11-25 status notification goes through the running task's session.
-    this.change(record.taskId, { status: 'completed', result: shaped }).then(
-      () => running.end(),
-      (e: unknown) => {
-        try {
-          this.host?.reportError(e);
-        } finally {
-          running.end();
-        }
-      },
-    );
+    this.finish(record, running, { status: 'completed', result: shaped });
   }
 
   /** A protocol error during execution: `failed`, with the JSON-RPC error (§Task Execution Errors). */
@@ -325,11 +315,19 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
       this.host?.reportError(e);
       error = { code: ErrorCode.InternalError, message: 'Internal error' };
     }
-    this.change(record.taskId, { status: 'failed', statusMessage: error.message, error }).then(
+    this.finish(record, running, { status: 'failed', statusMessage: error.message, error });
+  }
+
+  /**
+   * The task's terminal change, then its end. Ended after the change is announced: a
+   * 2025-11-25 status notification goes through the running task's session.
+   */
+  private finish(record: TaskRecord, running: Running, terminal: TaskChange): void {
+    this.change(record.taskId, terminal).then(
       () => running.end(),
-      (x: unknown) => {
+      (e: unknown) => {
         try {
-          this.host?.reportError(x);
+          this.host?.reportError(e);
         } finally {
           running.end();
         }
