@@ -5,6 +5,7 @@
  */
 import type * as Yaml from 'yaml';
 import { JanusError } from '../../protocol/errors.js';
+import { requireFrom } from '../../protocol/builtin.js';
 
 /**
  * The YAML parser, loaded on first use, not with `janus-mcp/server` or `janus-mcp/client`: a
@@ -21,15 +22,14 @@ export async function loadYaml(): Promise<void> {
 
 function yamlNow(): typeof Yaml {
   if (yaml !== undefined) return yaml;
-  const node = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
-  if (typeof node?.getBuiltinModule !== 'function') {
+  const require = requireFrom(import.meta.url);
+  if (require === undefined) {
     throw new JanusError(
       'REGISTRATION',
       'SKILL.md frontmatter needs the YAML parser, which this runtime cannot load synchronously: `await prepareSkills()` (janus-mcp/server) before registering skills from memory',
     );
   }
-  const { createRequire } = node.getBuiltinModule('node:module') as { createRequire(from: string): (id: string) => unknown };
-  yaml = createRequire(import.meta.url)('yaml') as typeof Yaml;
+  yaml = require('yaml') as typeof Yaml;
   return yaml;
 }
 

@@ -21,6 +21,7 @@ import { base64UrlToBytes, bytesToBase64Url } from '../../protocol/base64.js';
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { InMemoryRequestStateStore, type RequestStateStore } from './request-state-store.js';
 import { type AesKey, fixedRing, isSecretRing, RingKeys, type Secret, type SecretRing } from './secret-ring.js';
+import { builtinModule } from '../../protocol/builtin.js';
 
 /** What a state is bound to: the request it was issued for and the client it was issued to. */
 export interface StateBinding {
@@ -86,8 +87,7 @@ let nodeCrypto: NodeCrypto | null | undefined;
 /** `node:crypto` when the runtime has `process.getBuiltinModule` (Node 20.16+), else null. */
 function nodeCryptoOrNull(): NodeCrypto | null {
   if (nodeCrypto !== undefined) return nodeCrypto;
-  const node = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
-  nodeCrypto = typeof node?.getBuiltinModule === 'function' ? (node.getBuiltinModule('node:crypto') as NodeCrypto) : null;
+  nodeCrypto = builtinModule<NodeCrypto>('node:crypto') ?? null;
   return nodeCrypto;
 }
 

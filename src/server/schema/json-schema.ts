@@ -12,6 +12,7 @@
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
+import { requireFrom } from '../../protocol/builtin.js';
 
 type AjvModule = { readonly Ajv2020: typeof Ajv2020 };
 
@@ -27,10 +28,9 @@ export async function prepareJsonSchema(): Promise<void> {
 /** The Ajv module, loaded now if this runtime can load it synchronously (Node); else undefined. */
 function ajvModuleNow(): AjvModule | undefined {
   if (ajvModule !== undefined) return ajvModule;
-  const node = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
-  if (typeof node?.getBuiltinModule !== 'function') return undefined;
-  const { createRequire } = node.getBuiltinModule('node:module') as { createRequire(from: string): (id: string) => unknown };
-  ajvModule = createRequire(import.meta.url)('ajv/dist/2020.js') as AjvModule;
+  const require = requireFrom(import.meta.url);
+  if (require === undefined) return undefined;
+  ajvModule = require('ajv/dist/2020.js') as AjvModule;
   return ajvModule;
 }
 

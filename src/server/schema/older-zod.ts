@@ -8,6 +8,7 @@
  * `janus-mcp/server` stays runtime-neutral: Node's module loader is reached through
  * `process.getBuiltinModule`, never a static `node:` import, and no Node type is named.
  */
+import { builtinModule, requireFrom } from '../../protocol/builtin.js';
 
 type JsonSchemaObject = Record<string, unknown>;
 
@@ -23,12 +24,6 @@ interface ZodVersion {
   readonly minor: number;
   readonly patch: number;
 }
-
-/** What this module needs of Node (or of a runtime that mimics it), declared locally. */
-interface NodeLike {
-  getBuiltinModule?(id: string): unknown;
-}
-type Require = (id: string) => unknown;
 
 const FIX = 'upgrade to Zod 4.2 or later (its schemas implement Standard JSON Schema) or pass a raw JSON Schema object';
 
@@ -89,16 +84,15 @@ function versionHint(schema: object, core: ZodCore): string {
  * keep them through `metadataOf`).
  */
 function load(): { core: ZodCore } | { error: string } {
-  const node = (globalThis as { process?: NodeLike }).process;
-  if (typeof node?.getBuiltinModule !== 'function') {
+  const require = requireFrom(import.meta.url);
+  const nodeUrl = builtinModule<{ fileURLToPath(url: string): string }>('node:url');
+  if (require === undefined || nodeUrl === undefined) {
     return {
       error:
         "this schema is from Zod 4.0/4.1 (or Zod 3.25's zod/v4), whose JSON Schema converter cannot be loaded on this runtime (no process.getBuiltinModule)",
     };
   }
-  const { createRequire } = node.getBuiltinModule('node:module') as { createRequire(from: string): Require };
-  const { fileURLToPath } = node.getBuiltinModule('node:url') as { fileURLToPath(url: string): string };
-  const require = createRequire(import.meta.url);
+  const { fileURLToPath } = nodeUrl;
   const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
   let esm: unknown;
   try {
