@@ -5,7 +5,7 @@
  */
 import { ErrorCode, JanusError } from '../protocol/errors.js';
 import { errorResponse, isRequestId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Transport } from '../transports/transport.js';
+import { SENT, type Transport } from '../transports/transport.js';
 import type { Core } from './core.js';
 import type { Inbound, LegacySession, TransportKind } from './transport-seam.js';
 
@@ -23,22 +23,20 @@ export async function connectTransport(
   graceMs = 5000,
 ): Promise<Connection> {
   const controller = new AbortController();
-  const send = (m: JsonRpcMessage) => {
+  const failed = (m: JsonRpcMessage | JsonRpcMessage[]) => (e: unknown) => {
+    core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e }));
+    // An answer the transport could not encode (not a closed channel) is replaced, so the request still gets one.
+    if (!(e instanceof JanusError) && !Array.isArray(m) && 'id' in m && !('method' in m) && isRequestId(m.id)) {
+      transport.send(errorResponse(m.id, { code: ErrorCode.InternalError, message: 'Internal error' })).catch(() => {});
+    }
+  };
+  const send = (m: JsonRpcMessage | JsonRpcMessage[]) => {
     if (controller.signal.aborted) return; // the channel is gone: late answers have nowhere to go
-    transport.send(m).catch((e: unknown) => {
-      core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e }));
-      // An answer the transport could not encode (not a closed channel) is replaced, so the request still gets one.
-      if (!(e instanceof JanusError) && 'id' in m && !('method' in m) && isRequestId(m.id)) {
-        transport.send(errorResponse(m.id, { code: ErrorCode.InternalError, message: 'Internal error' })).catch(() => {});
-      }
-    });
+    const written = transport.send(m);
+    if (written !== SENT) written.catch(failed(m));
   };
   const session = core.openSession({ send });
-  const sendBatch = (batch: JsonRpcMessage[]) => {
-    if (controller.signal.aborted) return;
-    transport.send(batch).catch((e: unknown) => core.reportError(new JanusError('TRANSPORT_CLOSED', 'write failed', { cause: e })));
-  };
-  const inbound: Inbound = { transport: kind, send, sendBatch, signal: controller.signal, session };
+  const inbound: Inbound = { transport: kind, send, sendBatch: send, signal: controller.signal, session };
   let markClosed!: () => void;
   const closed = new Promise<void>((r) => (markClosed = r));
   let done = false;

@@ -1,7 +1,7 @@
 /** An in-memory transport pair: what one side sends, the other receives (as a JSON copy, like a wire). */
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Transport, TransportHandlers } from './transport.js';
+import { SENT, type Transport, type TransportHandlers } from './transport.js';
 
 class MemoryTransport implements Transport {
   readonly kind = 'memory';
@@ -24,11 +24,17 @@ class MemoryTransport implements Transport {
     else this.queue.push(value);
   }
 
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    if (this.closing) throw new JanusError('TRANSPORT_CLOSED', 'in-memory transport is closed');
-    const copy: unknown = JSON.parse(JSON.stringify(message));
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closing) return Promise.reject(new JanusError('TRANSPORT_CLOSED', 'in-memory transport is closed'));
+    let copy: unknown;
+    try {
+      copy = JSON.parse(JSON.stringify(message));
+    } catch (e) {
+      return Promise.reject(e);
+    }
     // Deliver asynchronously, as a real wire would.
     queueMicrotask(() => this.peer.deliver(copy));
+    return SENT;
   }
 
   async close(): Promise<void> {

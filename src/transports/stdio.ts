@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { LineDecoder } from './ndjson.js';
-import type { Transport, TransportHandlers } from './transport.js';
+import { SENT, type Transport, type TransportHandlers } from './transport.js';
 
 export interface StdioTransportOptions {
   input?: Readable;
@@ -41,7 +41,8 @@ export class StdioTransport implements Transport {
   /** Responses held behind a progress notification, in release order (see progressGapMs). */
   private readonly held: Array<{ at: number; text: string }> = [];
   private holdTimer: ReturnType<typeof setTimeout> | undefined;
-  private drained: Promise<void> | undefined;
+  /** The output's buffer is full: what is written meanwhile waits in `pending` for 'drain'. */
+  private full = false;
   // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type.
   private readonly listeners: Array<[Readable | Writable, string, (...args: any[]) => void]> = [];
 
@@ -96,29 +97,33 @@ export class StdioTransport implements Transport {
     this.listeners.push([target, event, fn]);
   }
 
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'stdio transport is closed');
-    if (this.drained) await this.drained;
-    const line = `${JSON.stringify(message)}\n`;
-    if (this.lastProgressAt !== 0 && this.holdBehindProgress(message, line)) return;
+  /** Writes at once, or queues in order: returns SENT, or a rejected promise when the message cannot go out. */
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closed) return Promise.reject(new JanusError('TRANSPORT_CLOSED', 'stdio transport is closed'));
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (e) {
+      return Promise.reject(e); // not JSON (a BigInt, a cycle): the caller answers for it
+    }
+    if (this.lastProgressAt !== 0 && this.holdBehindProgress(message, line)) return SENT;
     if (this.progressGapMs > 0 && carriesProgress(message)) {
       // Written now, not coalesced: the gap is measured from the moment it left.
       this.flush();
       this.write(line);
       this.lastProgressAt = performance.now();
-      return;
-    }
-    if (!this.burst && !this.flushQueued) {
+    } else if (!this.burst && !this.flushQueued) {
       this.write(line);
-      return;
+    } else {
+      // Messages produced in one turn of the event loop (say, the answers to one input chunk)
+      // go out in one write: a write per message is a syscall per message.
+      this.pending += line;
+      if (!this.flushQueued) {
+        this.flushQueued = true;
+        setImmediate(this.flush);
+      }
     }
-    // Messages produced in one turn of the event loop (say, the answers to one input chunk)
-    // go out in one write: a write per message is a syscall per message.
-    this.pending += line;
-    if (!this.flushQueued) {
-      this.flushQueued = true;
-      setImmediate(this.flush);
-    }
+    return SENT;
   }
 
   private readonly flush = (): void => {
@@ -157,19 +162,21 @@ export class StdioTransport implements Transport {
   };
 
   private write(chunk: string): void {
-    // Writes are ordered by the stream; awaiting 'drain' only applies backpressure.
-    if (!this.output.write(chunk)) {
-      this.drained ??= new Promise<void>((resolve) => {
-        const done = () => {
-          this.drained = undefined;
-          this.output.off('drain', done);
-          this.output.off('close', done);
-          resolve();
-        };
-        this.output.on('drain', done);
-        this.output.on('close', done);
-      });
+    // Writes are ordered by the stream; holding them while it is full is the backpressure.
+    if (this.full) {
+      this.pending += chunk;
+      return;
     }
+    if (this.output.write(chunk)) return;
+    this.full = true;
+    const drained = () => {
+      this.output.off('drain', drained);
+      this.output.off('close', drained);
+      this.full = false;
+      this.flush();
+    };
+    this.output.on('drain', drained);
+    this.output.on('close', drained);
   }
 
   private signalClose(): void {

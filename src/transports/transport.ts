@@ -5,6 +5,13 @@
  */
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 
+/**
+ * What our transports' `send` returns once the message is written, or queued in order, before it
+ * returns: a caller that only listens for failures skips a handler on it (a promise reaction per
+ * message adds up on a busy channel). Not public: another transport's promises are handled as usual.
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
 export interface TransportHandlers {
   /** One decoded JSON value: a message, or an array (a 2025-03-26 batch). */
   onMessage(message: unknown): void;

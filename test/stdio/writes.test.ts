@@ -145,3 +145,62 @@ test('closing the transport writes held responses at once', async () => {
     'the held response went out on close',
   );
 });
+
+test('a full output holds later messages until it drains, and they leave in order', async () => {
+  const input = new PassThrough();
+  const seen: number[] = [];
+  // A slow reader: each write completes a turn later, and the buffer holds about one line.
+  const output = new Writable({
+    highWaterMark: 64,
+    write(chunk: Buffer | string, _enc, done) {
+      for (const l of String(chunk).split('\n')) if (l !== '') seen.push((JSON.parse(l) as { id: number }).id);
+      setImmediate(done);
+    },
+  });
+  const transport = new StdioTransport({ input, output });
+  await transport.start({ onMessage: () => {} });
+  const results: Array<Promise<void>> = [];
+  let buffered = 0;
+  for (let i = 0; i < 200; i++) {
+    results.push(transport.send({ jsonrpc: '2.0', id: i, result: { i } }));
+    buffered = Math.max(buffered, output.writableLength);
+  }
+  assert.ok(output.writableNeedDrain, 'the output filled up');
+  // Held by the transport, not piled into the stream's buffer (200 lines are about 8 KB).
+  assert.ok(buffered < 1024, `the stream buffered ${buffered} bytes`);
+  await Promise.all(results);
+  await until(() => seen.length === 200, 'all 200 lines written');
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 200 }, (_, i) => i),
+  );
+  await transport.close();
+});
+
+/** A transport that cannot write one answer (as JSON.stringify cannot write a BigInt). */
+class FailingTransport extends StdioTransport {
+  override send(message: Parameters<StdioTransport['send']>[0]): Promise<void> {
+    if (!Array.isArray(message) && 'result' in message && message.id === 7)
+      return Promise.reject(new TypeError('Do not know how to serialize a BigInt'));
+    return super.send(message);
+  }
+}
+
+test('an answer the transport cannot write is replaced by -32603, and the failure reported', async () => {
+  const input = new PassThrough();
+  const { output, writes } = recorder();
+  const reported: unknown[] = [];
+  const server = createServer({ name: 'failing', version: '1.0.0', onError: (e) => reported.push(e) });
+  server.tool('echo', () => 'echo');
+  const connection = await server.connect(new FailingTransport({ input, output }));
+  for (const m of INIT) input.write(line(m));
+  input.write(line({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: {} } }));
+  await until(() => writes.some((w) => w.lines.some((l) => l.id === 7)), 'an answer to id 7');
+  const answer = writes.flatMap((w) => w.lines).find((l) => l.id === 7);
+  assert.deepEqual(answer, { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
+  assert.ok(
+    reported.some((e) => String((e as Error).cause).includes('BigInt')),
+    'the write failure was reported',
+  );
+  await connection.close();
+});
