@@ -12,7 +12,7 @@
  * call fails with that error). It is the server's chain (src/server/middleware.ts) turned
  * outward.
  */
-import { runLinks } from '../jsonrpc/chain.js';
+import { type ChainRules, runLinks } from '../jsonrpc/chain.js';
 import type { Meta } from '../protocol/types.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import type { ClientChannel } from './channel.js';
@@ -145,13 +145,15 @@ export class ClientMiddlewareStack {
    */
   run<R>(chain: readonly ClientMiddleware[], method: string, params: Params, signal: AbortSignal | undefined, send: Send<R>): Promise<R> {
     const ctx = new OutboundCall(this.site, method, params, signal);
-    return runLinks(chain, ctx, () => send(ctx.params), {
-      nothing: () => {
-        throw new TypeError(`a client middleware for ${method} neither returned a result nor called next()`);
-      },
-    }) as Promise<R>;
+    return runLinks(chain, ctx, () => send(ctx.params), CLIENT_RULES) as Promise<R>;
   }
 }
+
+const CLIENT_RULES: ChainRules<ClientMiddlewareContext> = {
+  nothing: (ctx) => {
+    throw new TypeError(`a client middleware for ${ctx.method} neither returned a result nor called next()`);
+  },
+};
 
 /** One request going through the chain: the `ctx` every middleware gets, as things stood when the call began. */
 class OutboundCall implements ClientMiddlewareContext {

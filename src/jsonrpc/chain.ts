@@ -4,30 +4,53 @@
  * (src/client/middleware.ts). Each `next()` runs the rest of the chain again (so a middleware
  * may retry). A middleware that returns nothing passes on the outcome of its last `next()`,
  * result or error, waiting for it if the middleware did not.
+ *
+ * No step is an `async` function: a chain of middleware that hand back what `next()` gave them
+ * costs one promise (the method's outcome), not two per link.
  */
 
 /** One link: what the server and client middleware types both are. */
 export type Link<C> = (ctx: C, next: () => Promise<unknown>) => unknown;
 
-export interface ChainRules {
+/** How a side judges what its middleware did; one object per side, not per message. */
+export interface ChainRules<C> {
   /** Checks a value a middleware returned itself (throws to refuse it). */
-  returned?(out: unknown): void;
+  returned?(out: unknown, ctx: C): void;
   /** A middleware returned nothing and never called `next()`: what the chain resolves to, or throw. */
-  nothing(): unknown;
+  nothing(ctx: C): unknown;
 }
 
-export function runLinks<C>(chain: readonly Link<C>[], ctx: C, terminal: () => unknown, rules: ChainRules): Promise<unknown> {
-  const step = async (i: number): Promise<unknown> => {
-    if (i === chain.length) return terminal();
+export function runLinks<C>(chain: readonly Link<C>[], ctx: C, terminal: () => unknown, rules: ChainRules<C>): Promise<unknown> {
+  const step = (i: number): Promise<unknown> => {
+    if (i === chain.length) return attempt(terminal);
     let last: Promise<unknown> | undefined;
     const next = () => (last = step(i + 1));
-    const out = await chain[i]!(ctx, next);
-    if (out !== undefined) {
-      rules.returned?.(out);
-      return out;
+    let out: unknown;
+    try {
+      out = chain[i]!(ctx, next);
+    } catch (e) {
+      return Promise.reject(e);
     }
-    if (last !== undefined) return last;
-    return rules.nothing();
+    // Handing back what next() gave is the commonest middleware: that promise is the outcome.
+    if (out === last && last !== undefined) return last;
+    // Anything else is judged once it settles, a turn later at the earliest, as an `await` would:
+    // a middleware may still call next() in that turn.
+    return Promise.resolve(out).then((value) => {
+      if (value !== undefined) {
+        rules.returned?.(value, ctx);
+        return value;
+      }
+      return last ?? rules.nothing(ctx);
+    });
   };
   return step(0);
+}
+
+/** `fn()` as a promise: its value, its promise, or its throw as a rejection. */
+function attempt(fn: () => unknown): Promise<unknown> {
+  try {
+    return Promise.resolve(fn());
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }

@@ -12,7 +12,7 @@
  * answered as it is; anything else is masked as -32603 and reported to `onError`). For a
  * notification, not calling `next()` drops it.
  */
-import { runLinks } from '../jsonrpc/chain.js';
+import { type ChainRules, runLinks } from '../jsonrpc/chain.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type {
   CallToolResult,
@@ -172,18 +172,20 @@ export class MiddlewareStack {
  * it failed (a middleware that only logs a failure does not turn it into an empty answer).
  */
 export function runChain(chain: readonly Middleware[], ctx: MiddlewareContext, terminal: () => unknown): Promise<unknown> {
-  return runLinks(chain, ctx, terminal, {
-    returned: (out) => {
-      if (ctx.kind === 'request' && (typeof out !== 'object' || out === null || Array.isArray(out))) {
-        throw new TypeError(`a middleware for ${ctx.method} returned ${out === null ? 'null' : typeof out}, not a result object`);
-      }
-    },
-    nothing: () => {
-      if (ctx.kind === 'notification') return undefined;
-      throw new TypeError(`a middleware for ${ctx.method} neither returned a result nor called next()`);
-    },
-  });
+  return runLinks(chain, ctx, terminal, SERVER_RULES);
 }
+
+const SERVER_RULES: ChainRules<MiddlewareContext> = {
+  returned: (out, ctx) => {
+    if (ctx.kind === 'request' && (typeof out !== 'object' || out === null || Array.isArray(out))) {
+      throw new TypeError(`a middleware for ${ctx.method} returned ${out === null ? 'null' : typeof out}, not a result object`);
+    }
+  },
+  nothing: (ctx) => {
+    if (ctx.kind === 'notification') return undefined;
+    throw new TypeError(`a middleware for ${ctx.method} neither returned a result nor called next()`);
+  },
+};
 
 /** What the dispatchers know of a message when they hand it to the chain. */
 export interface ExchangeInit {

@@ -9,6 +9,7 @@
  * HTTP: middleware-e2e.test.ts.
  */
 import assert from 'node:assert/strict';
+import { createHook } from 'node:async_hooks';
 import { test } from 'node:test';
 import { ErrorCode, McpError, ToolError, type Middleware, type MiddlewareContext, type Server } from '../../src/server/index.js';
 import type { CallToolResult } from '../../src/protocol/types.js';
@@ -352,6 +353,10 @@ for (const era of ERAS) {
       server.use((_ctx, next) => {
         void next();
       });
+      // Nor calling it a microtask later: the middleware's outcome is judged a turn after it returned, as an await would.
+      server.use((_ctx, next) => {
+        queueMicrotask(() => void next());
+      });
       // Nor does catching a failure to log it turn it into an empty answer.
       server.use(async (_ctx, next) => {
         try {
@@ -366,6 +371,32 @@ for (const era of ERAS) {
       assert.deepEqual((await c.call(...tool('refused'))).error, { code: -32602, message: 'no such order' });
       assert.deepEqual(errors, []);
     });
+  });
+
+  test(`${era.label}: middleware that hand back next() cost no promise per link: eight make as many as one`, async () => {
+    const promisesFor = async (links: number): Promise<number> => {
+      let promises = 0;
+      const hook = createHook({
+        init: (_id, type) => {
+          if (type === 'PROMISE') promises++;
+        },
+      });
+      const setup = (server: Server) => {
+        server.tool('work', () => 'done');
+        for (let i = 0; i < links; i++) server.use((_ctx, next) => next());
+      };
+      await withClient(era, setup, async (c) => {
+        await c.call(...tool('work'));
+        hook.enable();
+        const answer = await c.call(...tool('work'));
+        hook.disable();
+        assert.deepEqual(texts(answer), ['done']);
+      });
+      return promises;
+    };
+    const one = await promisesFor(1);
+    assert.equal(await promisesFor(8), one);
+    assert.equal(await promisesFor(1), one, 'the count is the same from call to call');
   });
 
   test(`${era.label}: requests answered with errors go through the chain too (unknown method, missing capability)`, async () => {
