@@ -208,7 +208,7 @@ function answer(
     requestId: req.id,
     era: 'legacy',
     version: v,
-    client: { info: session.clientInfo, capabilities: session.clientCapabilities },
+    client: session.client,
     meta: isObject(params._meta) ? params._meta : undefined,
     sessionId: session.id,
     inbound,
@@ -248,18 +248,26 @@ export function handleLegacyRequest(server: ServerServices, session: Session, re
   }
   // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
   const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
-  if (counted) session.inflight.set(req.id, cancel);
   const chain = server.middleware.chainFor(req.method);
-  const request: Pending = { server, session, req, inbound, cancel, counted };
-  if (chain.length === 0) return settle(request, () => answer(server, session, req, params, inbound, cancel, undefined), conclude);
-  return settle(
-    request,
-    () => {
-      const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
-      return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as Promise<object>;
-    },
-    conclude,
-  );
+  const request: Pending = { server, session, req, inbound, cancel, held: false };
+  const pending =
+    chain.length === 0
+      ? settle(request, () => answer(server, session, req, params, inbound, cancel, undefined), conclude)
+      : settle(
+          request,
+          () => {
+            const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
+            return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as Promise<object>;
+          },
+          conclude,
+        );
+  // In flight (cancellable, counted against the limit) only while it is: nothing else runs during
+  // a request answered before this returns, and a Map entry made and dropped per call allocates.
+  if (pending !== undefined && counted) {
+    request.held = true;
+    session.inflight.set(req.id, cancel);
+  }
+  return pending;
 }
 
 /** A legacy request being answered. */
@@ -269,8 +277,8 @@ interface Pending {
   readonly req: JsonRpcRequest;
   readonly inbound: Inbound;
   readonly cancel: Cancellation;
-  /** Held in the session's in-flight map. */
-  readonly counted: boolean;
+  /** Held in the session's in-flight map (it did not answer at once, and counts against the limit). */
+  held: boolean;
 }
 
 /** Sends a request's answer: its result shaped, or its failure (`result` undefined). */
@@ -284,7 +292,7 @@ function conclude(p: Pending, result: object | undefined, error: unknown): void 
   } catch (e) {
     if (!cancel.aborted) response = failure(server, session, req, e);
   } finally {
-    if (p.counted) session.inflight.delete(req.id);
+    if (p.held) session.inflight.delete(req.id);
     cancel.release();
   }
   // cancellation.mdx: a cancelled request gets no response.
@@ -317,7 +325,7 @@ function exchange(
     id,
     era: 'legacy',
     protocolVersion: session.protocolVersion,
-    client: { info: session.clientInfo, capabilities: session.clientCapabilities },
+    client: session.client,
     meta: isObject(params._meta) ? params._meta : undefined,
     sessionId: session.id,
     transport: inbound.transport,

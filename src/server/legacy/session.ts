@@ -9,7 +9,7 @@ import { requestMessage, unwrap } from '../../jsonrpc/envelope.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
-import type { SessionHandle } from '../context.js';
+import type { ClientView, SessionHandle } from '../context.js';
 import type { Inbound, LegacySession, SessionHost, TransportKind } from '../transport-seam.js';
 import type { Abortable } from '../cancel.js';
 import type { ListKind } from '../registry.js';
@@ -63,6 +63,7 @@ export class Session implements LegacySession {
   handle: SessionHandle | undefined;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = {};
+  private clientView: ClientView | undefined;
   /** Who opened the session, when its transport authenticated them (`Inbound.principal` at `initialize`). */
   principal: string | undefined;
   logLevel: LoggingLevel | undefined;
@@ -364,6 +365,13 @@ export class Session implements LegacySession {
   /** Cluster: an answer another instance received for one of this instance's requests. */
   settleHere(response: JsonRpcResponse): boolean {
     return this.outbound?.settle(response.id, response) ?? false;
+  }
+
+  /** The client as each request's context shows it: one object while the session's client stays the same. */
+  get client(): ClientView {
+    const view = this.clientView;
+    if (view !== undefined && view.info === this.clientInfo && view.capabilities === this.clientCapabilities) return view;
+    return (this.clientView = { info: this.clientInfo, capabilities: this.clientCapabilities });
   }
 
   /** `notifications/cancelled`: aborts the request, here or (cluster) wherever it runs. */

@@ -304,17 +304,24 @@ export function handleModernRequest(
     return listenThrough(server, chain, req, params, env, inbound, inflight);
   }
   const cancel = new Cancellation(inbound);
-  inflight?.set(req.id, cancel);
-  const request: Pending = { server, req, env, inbound, inflight, cancel };
-  if (chain.length === 0) return settle(request, () => answer(server, req, params, env, inbound, cancel, undefined), conclude);
-  return settle(
-    request,
-    () => {
-      const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
-      return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as Promise<object>;
-    },
-    conclude,
-  );
+  const request: Pending = { server, req, env, inbound, inflight: undefined, cancel };
+  const pending =
+    chain.length === 0
+      ? settle(request, () => answer(server, req, params, env, inbound, cancel, undefined), conclude)
+      : settle(
+          request,
+          () => {
+            const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
+            return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as Promise<object>;
+          },
+          conclude,
+        );
+  // In flight only while it is (as on a legacy session, legacy/dispatch.ts): nothing can cancel a request answered at once.
+  if (pending !== undefined && inflight !== undefined) {
+    request.inflight = inflight;
+    inflight.set(req.id, cancel);
+  }
+  return pending;
 }
 
 /** A 2026-07-28 request being answered. */
@@ -323,7 +330,8 @@ interface Pending {
   readonly req: JsonRpcRequest;
   readonly env: Envelope;
   readonly inbound: Inbound;
-  readonly inflight: InflightRegistry | undefined;
+  /** The channel's in-flight requests, once this one is held there (it did not answer at once). */
+  inflight: InflightRegistry | undefined;
   readonly cancel: Cancellation;
 }
 
