@@ -56,12 +56,15 @@ function namesStreamableRevision(ex: HttpExchange): boolean {
 }
 
 /** What the responder waits for, from the payload's classification (undefined for a batch). */
-function expectFor(classified: Classified | undefined): { expect: Expect; id: RequestId | null } {
-  if (classified === undefined) return { expect: EXPECT_BATCH, id: null };
-  if (classified.kind === 'request') return { expect: { kind: 'single', id: classified.message.id }, id: classified.message.id };
-  if (classified.kind === 'invalid') return { expect: { kind: 'single', id: classified.id }, id: classified.id };
-  return { expect: EXPECT_NONE, id: null };
+function expectFor(classified: Classified | undefined): Expect {
+  if (classified === undefined) return EXPECT_BATCH;
+  if (classified.kind === 'request') return { kind: 'single', id: classified.message.id };
+  if (classified.kind === 'invalid') return { kind: 'single', id: classified.id };
+  return EXPECT_NONE;
 }
+
+/** The id an error answer to the POST carries: its single request's, else null. */
+const idOf = (expect: Expect): RequestId | null => (expect.kind === 'single' ? expect.id : null);
 
 export class HttpHandler implements ResponderHost {
   readonly core: ServerCore;
@@ -250,12 +253,13 @@ export class HttpHandler implements ResponderHost {
         return undefined;
       }
     }
-    return this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(classified).expect), payload);
+    return this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(classified)), payload);
   }
 
   /** Legacy handshake: a new session, registered only once the handshake succeeded (responder.ts). */
   async #handshake(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> {
-    const { expect, id } = expectFor(classify(payload));
+    const expect = expectFor(classify(payload));
+    const id = idOf(expect);
     const claimed = ex.header('mcp-session-id');
     if (claimed !== undefined && this.sessions.streamable(claimed) !== undefined) {
       replyError(ex, 400, 'Bad Request: a new session cannot be opened with the id of an existing one', ErrorCode.InvalidRequest, id);
@@ -276,12 +280,22 @@ export class HttpHandler implements ResponderHost {
 
   /** Legacy session traffic (2025-03-26 … 2025-11-25 transports §Session Management). */
   #legacy(ex: HttpExchange, payload: unknown, accepts: Accepts): Promise<void> | undefined {
-    const { expect, id } = expectFor(Array.isArray(payload) ? undefined : classify(payload));
+    const expect = expectFor(Array.isArray(payload) ? undefined : classify(payload));
+    const id = idOf(expect);
     if (badLegacyVersion(ex, id)) return undefined;
     const found = this.#session(ex, id);
-    const serve = (record: StreamableSession | undefined) =>
-      record === undefined ? undefined : this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
-    return found instanceof Promise ? found.then(serve) : serve(found);
+    if (found instanceof Promise) return found.then((record) => this.#served(ex, payload, accepts, expect, record));
+    return this.#served(ex, payload, accepts, expect, found);
+  }
+
+  #served(
+    ex: HttpExchange,
+    payload: unknown,
+    accepts: Accepts,
+    expect: Expect,
+    record: StreamableSession | undefined,
+  ): Promise<void> | undefined {
+    return record === undefined ? undefined : this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
   }
 
   /** Runs the payload through the core, then lets the responder conclude (202, or the end of its stream). */
