@@ -121,11 +121,16 @@ export function withInput<S extends RoundServer>(
   run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
   state: Record<string, unknown> | undefined,
 ): object | Promise<object | InputRequiredResult> {
-  const request: RoundRequest<S> = { server, req, params, env, inbound, cancel, target, run, state };
   const responses = inputResponses(params);
-  if (params.requestState !== undefined || responses !== undefined) return answered(request, responses);
-  // Most calls carry no answers: nothing to open or allocate.
-  return inRound(request, NO_ANSWERS, 0);
+  if (params.requestState !== undefined || responses !== undefined) {
+    return answered({ server, req, params, env, inbound, cancel, target, run, state }, responses);
+  }
+  // Most calls carry no answers: nothing to open, and the request is gathered into a
+  // RoundRequest only when its handler is still running (inRound, unrolled for that).
+  const round = new MrtrRound(NO_ANSWERS, env.capabilities, server.limits.maxInputRequests);
+  const work = run(server, params, requestContext(req, env, inbound, cancel, round, state));
+  if (!(work instanceof Promise)) return work;
+  return roundOutcome({ server, req, params, env, inbound, cancel, target, run, state }, round, work, 0);
 }
 
 /** A retry: its sealed state opened and its answers gathered, then the round. */

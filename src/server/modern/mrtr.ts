@@ -13,6 +13,9 @@ import type { AskOptions } from '../context.js';
 
 const later: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
 
+/** `release` until the handler's outcome is awaited: no round is parked yet. */
+const NOTHING_PARKED = (): void => {};
+
 const SHORT: Record<AskMethod, string> = {
   'elicitation/create': 'elicit',
   'sampling/createMessage': 'sample',
@@ -42,7 +45,7 @@ export class MrtrRound implements Asker {
   get asked(): Map<string, PendingAsk> {
     return (this.pendingAsks ??= new Map());
   }
-  private release: () => void = () => {};
+  private release: () => void = NOTHING_PARKED;
   private scheduled = false;
 
   /**
