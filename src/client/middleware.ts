@@ -145,7 +145,7 @@ export class ClientMiddlewareStack {
    */
   run<R>(chain: readonly ClientMiddleware[], method: string, params: Params, signal: AbortSignal | undefined, send: Send<R>): Promise<R> {
     const ctx = new OutboundCall(this.site, method, params, signal);
-    return runLinks(chain, ctx, () => send(ctx.params), CLIENT_RULES) as Promise<R>;
+    return Promise.resolve(runLinks(chain, ctx, () => send(ctx.params), CLIENT_RULES)) as Promise<R>;
   }
 }
 

@@ -20,9 +20,27 @@ export interface ChainRules<C> {
   nothing(ctx: C): unknown;
 }
 
-export function runLinks<C>(chain: readonly Link<C>[], ctx: C, terminal: () => unknown, rules: ChainRules<C>): Promise<unknown> {
+/**
+ * The chain's outcome: when every middleware handed back what `next()` gave it and the method
+ * answered at once, the method's value itself, so that the caller may answer without waiting
+ * a turn (`next()` still returned a promise of it); otherwise a promise.
+ */
+export function runLinks<C>(chain: readonly Link<C>[], ctx: C, terminal: () => unknown, rules: ChainRules<C>): unknown {
+  // The promise the latest next() at the end of the chain made from a value the method returned at once.
+  let known: Promise<unknown> | undefined;
+  let knownValue: unknown;
   const step = (i: number): Promise<unknown> => {
-    if (i === chain.length) return attempt(terminal);
+    if (i === chain.length) {
+      let value: unknown;
+      try {
+        value = terminal();
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      if (isThenable(value)) return Promise.resolve(value);
+      knownValue = value;
+      return (known = Promise.resolve(value));
+    }
     let last: Promise<unknown> | undefined;
     const next = () => (last = step(i + 1));
     let out: unknown;
@@ -43,14 +61,10 @@ export function runLinks<C>(chain: readonly Link<C>[], ctx: C, terminal: () => u
       return last ?? rules.nothing(ctx);
     });
   };
-  return step(0);
+  const outcome = step(0);
+  return outcome === known ? knownValue : outcome;
 }
 
-/** `fn()` as a promise: its value, its promise, or its throw as a rejection. */
-function attempt(fn: () => unknown): Promise<unknown> {
-  try {
-    return Promise.resolve(fn());
-  } catch (e) {
-    return Promise.reject(e);
-  }
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as PromiseLike<unknown>).then === 'function';
 }

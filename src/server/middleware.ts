@@ -170,8 +170,11 @@ export class MiddlewareStack {
  * middleware may retry); a middleware that called `next()` and returned nothing passes on
  * the outcome of its last `next()`, waited for if it did not wait itself, and its error if
  * it failed (a middleware that only logs a failure does not turn it into an empty answer).
+ * The outcome is a promise, or the method's value itself when the chain knew it at once
+ * (src/jsonrpc/chain.ts): a synchronous method behind pass-through middleware is answered
+ * as it would be without them.
  */
-export function runChain(chain: readonly Middleware[], ctx: MiddlewareContext, terminal: () => unknown): Promise<unknown> {
+export function runChain(chain: readonly Middleware[], ctx: MiddlewareContext, terminal: () => unknown): unknown {
   return runLinks(chain, ctx, terminal, SERVER_RULES);
 }
 

@@ -257,7 +257,9 @@ export function handleLegacyRequest(server: ServerServices, session: Session, re
           request,
           () => {
             const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
-            return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as Promise<object>;
+            return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as
+              | object
+              | Promise<object>;
           },
           conclude,
         );
@@ -347,7 +349,7 @@ export function handleLegacyNotification(
   if (chain.length === 0) return notified(session, n.method, params);
   const cancel = new Cancellation(inbound);
   const ex = exchange(session, 'notification', n.method, params, undefined, inbound, cancel);
-  return runChain(chain, ex, async () => notified(session, n.method, ex.params))
+  return Promise.resolve(runChain(chain, ex, async () => notified(session, n.method, ex.params)))
     .then(
       () => undefined,
       // Nobody to answer: a refusal (McpError) just drops it; anything else is the server's failure.

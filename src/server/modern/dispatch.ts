@@ -312,7 +312,7 @@ export function handleModernRequest(
           request,
           () => {
             const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
-            return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as Promise<object>;
+            return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as object | Promise<object>;
           },
           conclude,
         );
@@ -409,7 +409,7 @@ export function handleModernNotification(
   }
   const cancel = new Cancellation(inbound);
   const ex = exchange('notification', n.method, params, undefined, env, inbound, cancel);
-  return runChain(chain, ex, async () => notified(n.method, ex.params, inflight))
+  return Promise.resolve(runChain(chain, ex, async () => notified(n.method, ex.params, inflight)))
     .then(
       () => undefined,
       (e: unknown) => {
