@@ -20,7 +20,7 @@ import { canonicalJson } from '../../protocol/canonical-json.js';
 import { base64UrlToBytes, bytesToBase64Url } from '../../protocol/base64.js';
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { InMemoryRequestStateStore, type RequestStateStore } from './request-state-store.js';
-import { type AesKey, fixedRing, isSecretRing, RingKeys, type Secret, type SecretRing } from './secret-ring.js';
+import { type AesKey, fixedRing, isSecretRing, randomRing, RingKeys, type Secret, type SecretRing } from './secret-ring.js';
 import { builtinModule } from '../../protocol/builtin.js';
 
 /** What a state is bound to: the request it was issued for and the client it was issued to. */
@@ -76,6 +76,7 @@ interface NodeCrypto {
   createCipheriv(algorithm: 'aes-256-gcm', key: object, iv: Uint8Array): NodeCipher;
   createDecipheriv(algorithm: 'aes-256-gcm', key: object, iv: Uint8Array): NodeCipher & { setAuthTag(tag: Uint8Array): void };
   KeyObject: { from(key: AesKey): object };
+  randomBytes(size: number): Uint8Array;
 }
 interface NodeCipher {
   update(data: Uint8Array): Uint8Array;
@@ -89,6 +90,12 @@ function nodeCryptoOrNull(): NodeCrypto | null {
   if (nodeCrypto !== undefined) return nodeCrypto;
   nodeCrypto = builtinModule<NodeCrypto>('node:crypto') ?? null;
   return nodeCrypto;
+}
+
+/** `n` random bytes, from node:crypto where it is reached, else Web Crypto. */
+function randomBytes(n: number): Uint8Array {
+  const c = nodeCryptoOrNull();
+  return c === null ? crypto.getRandomValues(new Uint8Array(n)) : c.randomBytes(n);
 }
 
 /** A Web Crypto key as node:crypto takes it, made once per key. */
@@ -141,9 +148,7 @@ export class RequestStateCodec {
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.store = options.store ?? new InMemoryRequestStateStore();
     const secrets = options.secrets;
-    this.keys = new RingKeys(
-      isSecretRing(secrets) ? secrets : fixedRing(secrets?.length ? secrets : [crypto.getRandomValues(new Uint8Array(32))]),
-    );
+    this.keys = new RingKeys(isSecretRing(secrets) ? secrets : secrets?.length ? fixedRing(secrets) : randomRing(randomBytes));
   }
 
   async digest(value: unknown): Promise<string> {
@@ -159,9 +164,9 @@ export class RequestStateCodec {
       ...binding,
       ...round,
       x: Date.now() + this.ttlMs,
-      n: bytesToBase64Url(crypto.getRandomValues(new Uint8Array(16))),
+      n: bytesToBase64Url(randomBytes(16)),
     };
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const iv = randomBytes(IV_BYTES);
     const key = await this.keys.sealing();
     const sealed = await encrypt(key, iv, enc.encode(JSON.stringify(payload)));
     const token = new Uint8Array(IV_BYTES + sealed.length);

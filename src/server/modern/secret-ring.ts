@@ -40,6 +40,16 @@ export function fixedRing(secrets: readonly Secret[]): SecretRing {
   return { sealing: () => first, opening: () => all };
 }
 
+/**
+ * The ring of a server given no secrets: one random secret of 32 bytes, made when first asked
+ * for. Most servers never seal a `requestState`, and making one loads the runtime's crypto.
+ */
+export function randomRing(random: (bytes: number) => Uint8Array): SecretRing {
+  let all: readonly Secret[] | undefined;
+  const opening = (): readonly Secret[] => (all ??= Object.freeze([random(32)]));
+  return { sealing: () => opening()[0]!, opening };
+}
+
 export function isSecretRing(value: unknown): value is SecretRing {
   return typeof value === 'object' && value !== null && typeof (value as SecretRing).opening === 'function';
 }
