@@ -41,8 +41,12 @@ export class StdioTransport implements Transport {
   /** Responses held behind a progress notification, in release order (see progressGapMs). */
   private readonly held: Array<{ at: number; text: string }> = [];
   private holdTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The output's buffer is full: what is written meanwhile waits in `pending` for 'drain'. */
-  private full = false;
+  /**
+   * While the output's buffer is full, what is sent or written waits here, in order, until
+   * 'drain'; then it goes out as if sent then (the progress gap counts from when a progress
+   * notification leaves, not from when it was queued). Undefined while the output takes writes.
+   */
+  private waiting: Array<{ text: string; message?: JsonRpcMessage | JsonRpcMessage[] }> | undefined;
   // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type.
   private readonly listeners: Array<[Readable | Writable, string, (...args: any[]) => void]> = [];
 
@@ -106,10 +110,21 @@ export class StdioTransport implements Transport {
     } catch (e) {
       return Promise.reject(e); // not JSON (a BigInt, a cycle): the caller answers for it
     }
-    if (this.lastProgressAt !== 0 && this.holdBehindProgress(message, line)) return SENT;
+    if (this.full()) this.waiting!.push({ text: line, message });
+    else this.route(message, line);
+    return SENT;
+  }
+
+  /** Where a line goes: held behind a progress notification, written now, or coalesced with its turn's others. */
+  private route(message: JsonRpcMessage | JsonRpcMessage[], line: string): void {
+    if (this.lastProgressAt !== 0 && this.holdBehindProgress(message, line)) return;
     if (this.progressGapMs > 0 && carriesProgress(message)) {
       // Written now, not coalesced: the gap is measured from the moment it left.
       this.flush();
+      if (this.full()) {
+        this.waiting!.push({ text: line, message }); // it has not left: it is routed again on 'drain'
+        return;
+      }
       this.write(line);
       this.lastProgressAt = performance.now();
     } else if (!this.burst && !this.flushQueued) {
@@ -123,7 +138,6 @@ export class StdioTransport implements Transport {
         setImmediate(this.flush);
       }
     }
-    return SENT;
   }
 
   private readonly flush = (): void => {
@@ -153,31 +167,49 @@ export class StdioTransport implements Transport {
   /** Writes the held responses whose gap has passed (Node timers may fire up to 1 ms early). */
   private readonly release = (): void => {
     this.holdTimer = undefined;
+    if (this.full()) return; // released after 'drain' (drained)
     const now = performance.now() + 1;
     let text = '';
     while (this.held.length > 0 && this.held[0]!.at <= now) text += this.held.shift()!.text;
     if (text) this.write(text);
     const next = this.held[0];
-    if (next !== undefined) this.holdTimer = setTimeout(this.release, Math.max(1, next.at - now));
+    if (next !== undefined && this.holdTimer === undefined) this.holdTimer = setTimeout(this.release, Math.max(1, next.at - now));
   };
 
   private write(chunk: string): void {
     // Writes are ordered by the stream; holding them while it is full is the backpressure.
-    if (this.full) {
-      this.pending += chunk;
+    if (this.full()) {
+      this.waiting!.push({ text: chunk });
       return;
     }
     if (this.output.write(chunk)) return;
-    this.full = true;
-    const drained = () => {
-      this.output.off('drain', drained);
-      this.output.off('close', drained);
-      this.full = false;
-      this.flush();
-    };
-    this.output.on('drain', drained);
-    this.output.on('close', drained);
+    // Lines coalesced for this turn were sent before anything that comes now.
+    this.waiting = this.pending ? [{ text: this.pending }] : [];
+    this.pending = '';
+    this.output.on('drain', this.drained);
+    this.output.on('close', this.drained);
   }
+
+  private full(): boolean {
+    return this.waiting !== undefined;
+  }
+
+  /** The output takes writes again: what waited goes out in order, until it is full again. */
+  private readonly drained = (): void => {
+    this.output.off('drain', this.drained);
+    this.output.off('close', this.drained);
+    const queued = this.waiting ?? [];
+    this.waiting = undefined;
+    let i = 0;
+    while (i < queued.length && !this.full()) {
+      const { text, message } = queued[i++]!;
+      if (message === undefined) this.write(text);
+      else this.route(message, text);
+    }
+    // Full again: the rest waits behind what the replay itself queued.
+    if (i < queued.length) this.waiting!.push(...queued.slice(i));
+    else if (this.held.length > 0 && this.holdTimer === undefined) this.release();
+  };
 
   private signalClose(): void {
     if (this.closeSignalled) return;

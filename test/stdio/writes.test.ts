@@ -204,3 +204,34 @@ test('an answer the transport cannot write is replaced by -32603, and the failur
   );
   await connection.close();
 });
+
+test('with the output full, a response still leaves apart from, and progressGapMs after, the progress before it', async () => {
+  const input = new PassThrough();
+  const writes: Write[] = [];
+  // A reader that takes one write at a time, slowly: every write fills the output.
+  const output = new Writable({
+    highWaterMark: 1,
+    write(chunk: Buffer | string, _enc, done) {
+      const lines = String(chunk)
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      writes.push({ at: performance.now(), lines });
+      setTimeout(done, 3);
+    },
+  });
+  const connection = await progressServer().connect(new StdioTransport({ input, output }));
+  for (const m of INIT) input.write(line(m));
+  await until(() => writes.some((w) => w.lines.some((l) => l.id === 0)), 'the initialize result');
+  input.write(
+    line({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { progressToken: 't' } } }),
+  );
+  await until(() => writes.some((w) => w.lines.some((l) => l.id === 1)), 'the tool result');
+  const progress = writes.filter((w) => w.lines.some((l) => l.method === 'notifications/progress'));
+  const answer = writes.find((w) => w.lines.some((l) => l.id === 1))!;
+  assert.equal(progress.flatMap((w) => w.lines).length, 3, 'three progress notifications, in writes of their own');
+  assert.ok(!answer.lines.some((l) => l.method === 'notifications/progress'), 'the response shares no write with a progress notification');
+  const lastProgress = Math.max(...progress.map((w) => w.at));
+  assert.ok(answer.at - lastProgress >= 9, `the response left ${(answer.at - lastProgress).toFixed(1)} ms after the last progress`);
+  await connection.close();
+});
