@@ -19,16 +19,22 @@ interface Write {
   lines: Array<Record<string, unknown>>;
 }
 
-function recorder(): { output: Writable; writes: Write[] } {
+/**
+ * An output that records each write. `slow`: a reader that completes each write later (through
+ * `finish`) and whose buffer holds `highWaterMark` bytes, so that the output fills up.
+ */
+function recorder(slow?: { highWaterMark: number; finish: (done: () => void) => void }): { output: Writable; writes: Write[] } {
   const writes: Write[] = [];
   const output = new Writable({
+    ...(slow ? { highWaterMark: slow.highWaterMark } : {}),
     write(chunk: Buffer | string, _enc, done) {
       const lines = String(chunk)
         .split('\n')
         .filter((l) => l !== '')
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       writes.push({ at: performance.now(), lines });
-      done();
+      if (slow) slow.finish(() => done());
+      else done();
     },
   });
   return { output, writes };
@@ -148,15 +154,8 @@ test('closing the transport writes held responses at once', async () => {
 
 test('a full output holds later messages until it drains, and they leave in order', async () => {
   const input = new PassThrough();
-  const seen: number[] = [];
   // A slow reader: each write completes a turn later, and the buffer holds about one line.
-  const output = new Writable({
-    highWaterMark: 64,
-    write(chunk: Buffer | string, _enc, done) {
-      for (const l of String(chunk).split('\n')) if (l !== '') seen.push((JSON.parse(l) as { id: number }).id);
-      setImmediate(done);
-    },
-  });
+  const { output, writes } = recorder({ highWaterMark: 64, finish: (done) => setImmediate(done) });
   const transport = new StdioTransport({ input, output });
   await transport.start({ onMessage: () => {} });
   const results: Array<Promise<void>> = [];
@@ -169,9 +168,10 @@ test('a full output holds later messages until it drains, and they leave in orde
   // Held by the transport, not piled into the stream's buffer (200 lines are about 8 KB).
   assert.ok(buffered < 1024, `the stream buffered ${buffered} bytes`);
   await Promise.all(results);
-  await until(() => seen.length === 200, 'all 200 lines written');
+  const seen = () => writes.flatMap((w) => w.lines.map((l) => l.id));
+  await until(() => seen().length === 200, 'all 200 lines written');
   assert.deepEqual(
-    seen,
+    seen(),
     Array.from({ length: 200 }, (_, i) => i),
   );
   await transport.close();
@@ -207,19 +207,8 @@ test('an answer the transport cannot write is replaced by -32603, and the failur
 
 test('with the output full, a response still leaves apart from, and progressGapMs after, the progress before it', async () => {
   const input = new PassThrough();
-  const writes: Write[] = [];
   // A reader that takes one write at a time, slowly: every write fills the output.
-  const output = new Writable({
-    highWaterMark: 1,
-    write(chunk: Buffer | string, _enc, done) {
-      const lines = String(chunk)
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      writes.push({ at: performance.now(), lines });
-      setTimeout(done, 3);
-    },
-  });
+  const { output, writes } = recorder({ highWaterMark: 1, finish: (done) => setTimeout(done, 3) });
   const connection = await progressServer().connect(new StdioTransport({ input, output }));
   for (const m of INIT) input.write(line(m));
   await until(() => writes.some((w) => w.lines.some((l) => l.id === 0)), 'the initialize result');
