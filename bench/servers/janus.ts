@@ -62,9 +62,13 @@ if (args.transport === 'stdio') {
   });
   // Open connections, so scenario 8 can tell how node:cluster spread them over the workers.
   let connections = 0;
+  // One shared listener ('close' comes once per socket): nothing kept per connection that bare does not keep.
+  const closed = () => {
+    connections--;
+  };
   http.httpServer.on('connection', (socket) => {
     connections++;
-    socket.once('close', () => connections--);
+    socket.on('close', closed);
   });
   // The audience is the resource the server derives from each request (Host + path), as on loopback.
   const token = issuer ? await issuer.sign(`http://127.0.0.1:${http.port}/mcp`, SCOPE) : undefined;

@@ -7,7 +7,14 @@
  */
 import { claimsModern } from '../protocol/era-claim.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
-import { classify, errorResponse, isRequestId, type JsonRpcMessage, type JsonRpcNotification } from '../protocol/jsonrpc.js';
+import {
+  classify,
+  errorResponse,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type RequestId,
+} from '../protocol/jsonrpc.js';
 import { nestedDeeperThan } from '../protocol/json-depth.js';
 import { revision, revisionsWith } from '../protocol/revisions.js';
 import { MODERN_VERSIONS } from '../protocol/versions.js';
@@ -27,6 +34,16 @@ import type { HeaderParam, Inbound, ServerCore, SessionHost } from './transport-
 
 /** What `handle` returns for work that finished synchronously. */
 const SETTLED: Promise<void> = Promise.resolve();
+
+const NOTIFICATION: unique symbol = Symbol('notification');
+/** Whom a message that failed unexpectedly is answered: a request by its id, a notification by a refusal, anything else not at all. */
+type AnswerTarget = RequestId | typeof NOTIFICATION | undefined;
+
+function answerTarget(message: unknown): AnswerTarget {
+  if (typeof message !== 'object' || message === null || !('method' in message)) return undefined;
+  if (!('id' in message)) return NOTIFICATION;
+  return isRequestId(message.id) ? message.id : undefined;
+}
 
 const BATCHES_REFUSED = `Invalid Request: JSON-RPC batches are only allowed on protocol ${revisionsWith((r) => r.transport.batches).join(', ')}`;
 
@@ -165,7 +182,7 @@ export class Core implements ServerCore {
    */
   dispatch(payload: unknown, inbound: Inbound): Promise<void> | undefined {
     return Array.isArray(payload)
-      ? this.handleBatch(payload, inbound).catch((e: unknown) => this.answerAnyway(payload, inbound, e))
+      ? this.handleBatch(payload, inbound).catch((e: unknown) => this.answerAnyway(undefined, inbound, e))
       : this.dispatchOne(payload, inbound);
   }
 
@@ -173,9 +190,13 @@ export class Core implements ServerCore {
   private dispatchOne(message: unknown, inbound: Inbound): Promise<void> | undefined {
     try {
       const pending = this.handleOne(message, inbound);
-      if (pending instanceof Promise) return pending.catch((e: unknown) => this.answerAnyway(message, inbound, e));
+      if (pending instanceof Promise) {
+        // Only what a late answer needs is kept while the request runs (a listen stream may run for hours).
+        const target = answerTarget(message);
+        return pending.catch((e: unknown) => this.answerAnyway(target, inbound, e));
+      }
     } catch (e) {
-      this.answerAnyway(message, inbound, e);
+      this.answerAnyway(answerTarget(message), inbound, e);
     }
     return undefined;
   }
@@ -186,17 +207,16 @@ export class Core implements ServerCore {
    * transport that could not write the answer) is reported, never a crash, and a request still
    * gets a masked -32603 if the channel can take it.
    */
-  private answerAnyway(message: unknown, inbound: Inbound, error: unknown): void {
+  private answerAnyway(target: AnswerTarget, inbound: Inbound, error: unknown): void {
     this.reportError(error);
-    if (typeof message !== 'object' || message === null || !('method' in message)) return;
-    if (!('id' in message)) {
+    if (target === undefined) return;
+    if (target === NOTIFICATION) {
       // A notification that could not be taken in (its session's shared store is away): the transport says so.
       inbound.refuse?.(error instanceof McpError ? error.toJSON() : { code: ErrorCode.InternalError, message: 'Internal error' });
       return;
     }
-    if (!isRequestId(message.id)) return;
     try {
-      inbound.send(errorResponse(message.id, { code: ErrorCode.InternalError, message: 'Internal error' }));
+      inbound.send(errorResponse(target, { code: ErrorCode.InternalError, message: 'Internal error' }));
     } catch (again) {
       this.reportError(again);
     }

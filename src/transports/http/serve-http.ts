@@ -62,7 +62,8 @@ function capConnections(httpServer: HttpServer, max: number): void {
       return;
     }
     open++;
-    socket.once('close', closed);
+    // 'close' comes once per socket: `on`, because `once` makes a wrapper per connection.
+    socket.on('close', closed);
   });
 }
 
