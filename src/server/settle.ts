@@ -1,7 +1,9 @@
 /**
  * How the dispatchers answer without making a promise when they need none: the work's outcome
  * goes to `conclude` at once when it returned a value or threw, and when it settles when it
- * returned a promise (or any thenable, as `await` would take).
+ * returned a promise (or any thenable, as `await` would take). `hold` hears of the second case
+ * before the outcome can come: only a request still running past this call needs to be found
+ * by a cancellation or counted against a limit, and the dispatchers register it there.
  */
 import { isThenable } from './guards.js';
 
@@ -9,6 +11,7 @@ export function settle<R, T>(
   request: R,
   work: () => T | PromiseLike<T>,
   conclude: (request: R, value: T | undefined, error: unknown) => void,
+  hold?: (request: R) => void,
 ): void | Promise<void> {
   let outcome: T | PromiseLike<T>;
   try {
@@ -17,6 +20,7 @@ export function settle<R, T>(
     return conclude(request, undefined, e);
   }
   if (!isThenable(outcome)) return conclude(request, outcome, undefined);
+  hold?.(request);
   return Promise.resolve(outcome).then(
     (value) => conclude(request, value, undefined),
     (e: unknown) => conclude(request, undefined, e),

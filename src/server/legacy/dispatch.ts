@@ -250,26 +250,24 @@ export function handleLegacyRequest(server: ServerServices, session: Session, re
   const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
   const chain = server.middleware.chainFor(req.method);
   const request: Pending = { server, session, req, inbound, cancel, held: false };
-  const pending =
+  const work =
     chain.length === 0
-      ? settle(request, () => answer(server, session, req, params, inbound, cancel, undefined), conclude)
-      : settle(
-          request,
-          () => {
-            const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
-            return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as
-              | object
-              | Promise<object>;
-          },
-          conclude,
-        );
-  // In flight (cancellable, counted against the limit) only while it is: nothing else runs during
-  // a request answered before this returns, and a Map entry made and dropped per call allocates.
-  if (pending !== undefined && counted) {
-    request.held = true;
-    session.inflight.set(req.id, cancel);
-  }
-  return pending;
+      ? () => answer(server, session, req, params, inbound, cancel, undefined)
+      : () => {
+          const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
+          return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as object | Promise<object>;
+        };
+  return settle(request, work, conclude, counted ? hold : undefined);
+}
+
+/**
+ * A request still running past its dispatch is in flight: cancellable, counted against the
+ * limit. One answered at once never is (nothing else runs meanwhile), which also spares the
+ * session's Map an entry made and dropped per call (V8 reallocates its table as it empties).
+ */
+function hold(p: Pending): void {
+  p.held = true;
+  p.session.inflight.set(p.req.id, p.cancel);
 }
 
 /** A legacy request being answered. */

@@ -304,24 +304,21 @@ export function handleModernRequest(
     return listenThrough(server, chain, req, params, env, inbound, inflight);
   }
   const cancel = new Cancellation(inbound);
-  const request: Pending = { server, req, env, inbound, inflight: undefined, cancel };
-  const pending =
+  const request: Pending = { server, req, env, inbound, inflight, cancel, held: false };
+  const work =
     chain.length === 0
-      ? settle(request, () => answer(server, req, params, env, inbound, cancel, undefined), conclude)
-      : settle(
-          request,
-          () => {
-            const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
-            return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as object | Promise<object>;
-          },
-          conclude,
-        );
-  // In flight only while it is (as on a legacy session, legacy/dispatch.ts): nothing can cancel a request answered at once.
-  if (pending !== undefined && inflight !== undefined) {
-    request.inflight = inflight;
-    inflight.set(req.id, cancel);
-  }
-  return pending;
+      ? () => answer(server, req, params, env, inbound, cancel, undefined)
+      : () => {
+          const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
+          return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as object | Promise<object>;
+        };
+  return settle(request, work, conclude, inflight === undefined ? undefined : hold);
+}
+
+/** In flight only while it runs past its dispatch, as on a legacy session (legacy/dispatch.ts `hold`). */
+function hold(p: Pending): void {
+  p.held = true;
+  p.inflight?.set(p.req.id, p.cancel);
 }
 
 /** A 2026-07-28 request being answered. */
@@ -330,9 +327,11 @@ interface Pending {
   readonly req: JsonRpcRequest;
   readonly env: Envelope;
   readonly inbound: Inbound;
-  /** The channel's in-flight requests, once this one is held there (it did not answer at once). */
-  inflight: InflightRegistry | undefined;
+  /** The channel's in-flight requests, when it cancels by notification (stdio). */
+  readonly inflight: InflightRegistry | undefined;
   readonly cancel: Cancellation;
+  /** Held in `inflight` (it did not answer at once). */
+  held: boolean;
 }
 
 /** Sends a request's answer: its outcome shaped, or its failure (`outcome` undefined). */
@@ -346,7 +345,7 @@ function conclude(p: Pending, outcome: object | undefined, error: unknown): void
   } catch (e) {
     if (!cancelled(cancel)) response = failure(server, req, env, e);
   } finally {
-    p.inflight?.delete(req.id);
+    if (p.held) p.inflight?.delete(req.id);
     cancel.release();
   }
   // A cancelled request gets no response; on HTTP its stream is gone anyway.
