@@ -8,6 +8,7 @@
  * No step is an `async` function: a chain of middleware that hand back what `next()` gave them
  * costs one promise (the method's outcome), not two per link.
  */
+import { isThenable } from '../protocol/thenable.js';
 
 /** One link: what the server and client middleware types both are. */
 export type Link<C> = (ctx: C, next: () => Promise<unknown>) => unknown;
@@ -63,8 +64,4 @@ export function runLinks<C>(chain: readonly Link<C>[], ctx: C, terminal: () => u
   };
   const outcome = step(0);
   return outcome === known ? knownValue : outcome;
-}
-
-function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as PromiseLike<unknown>).then === 'function';
 }

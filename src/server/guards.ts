@@ -8,10 +8,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A promise, or anything `await` would wait for (a user's handler or extension may return another library's thenable). */
-export function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null && 'then' in v && typeof v.then === 'function';
-}
+export { isThenable } from '../protocol/thenable.js';
 
 const LEVELS: ReadonlySet<string> = new Set(LOGGING_LEVELS);
 
