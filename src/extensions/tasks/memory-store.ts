@@ -181,10 +181,8 @@ function plainCopy(value: unknown, seen: Set<object>): unknown {
     if (Object.keys(from).length !== n) return NOT_PLAIN; // holes or extra keys
     const to: unknown[] = [];
     for (let i = 0; i < n; i++) {
-      let item = from[i];
-      if (typeof item === 'object') {
-        if (item !== null && (item = plainCopy(item, seen)) === NOT_PLAIN) return NOT_PLAIN;
-      } else if (typeof item === 'function' || typeof item === 'symbol') return NOT_PLAIN;
+      const item = plainCopy(from[i], seen);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
       to.push(item);
     }
     return to;
@@ -194,10 +192,8 @@ function plainCopy(value: unknown, seen: Set<object>): unknown {
   const to: Record<string, unknown> = {};
   for (const key of Object.keys(from)) {
     if (key === '__proto__') return NOT_PLAIN;
-    let item = from[key];
-    if (typeof item === 'object') {
-      if (item !== null && (item = plainCopy(item, seen)) === NOT_PLAIN) return NOT_PLAIN;
-    } else if (typeof item === 'function' || typeof item === 'symbol') return NOT_PLAIN;
+    const item = plainCopy(from[key], seen);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
     to[key] = item;
   }
   return to;
