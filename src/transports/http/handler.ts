@@ -288,6 +288,7 @@ export class HttpHandler implements ResponderHost {
     return this.#served(ex, payload, accepts, expect, found);
   }
 
+  /** A legacy POST on its session; nothing left to do when it has none (#session answered the POST then). */
   #served(
     ex: HttpExchange,
     payload: unknown,
