@@ -60,7 +60,7 @@ export interface HttpExchange {
 
   /** A complete response. Header names are lower-case. */
   respond(status: number, headers: HeaderMap, body?: string): void;
-  /** Starts a streamed (SSE) response: status and headers are sent now. */
+  /** Starts a streamed (SSE) response: status and headers go out with a first write in the same tick, or alone right after it. */
   startStream(status: number, headers: HeaderMap): void;
   /** Writes to a started stream; ignored once closed. */
   write(chunk: string): void;

@@ -56,6 +56,9 @@ function onBodyEnd(this: Tagged<IncomingMessage>): void {
 function onBodyClose(this: Tagged<IncomingMessage>): void {
   this[kExchange]?.bodyDone(false);
 }
+function flushHead(ex: NodeExchange): void {
+  ex.flushHead();
+}
 
 class NodeExchange implements HttpExchange {
   readonly method: string;
@@ -68,6 +71,8 @@ class NodeExchange implements HttpExchange {
   auth: AuthInfo | undefined = undefined;
   #ended = false;
   #gone = false;
+  /** A stream's head was set but not yet written (startStream). */
+  #headPending = false;
   // body reading state
   #chunks: Buffer[] = [];
   #size = 0;
@@ -206,11 +211,24 @@ class NodeExchange implements HttpExchange {
   startStream(status: number, headers: HeaderMap): void {
     if (!this.open) return;
     this.#res.writeHead(status, headers);
-    this.#res.flushHeaders();
+    // The head goes out with the first event when one is written in this turn (a listen
+    // stream's acknowledgement, a priming event): one write instead of two. Otherwise it is
+    // flushed on the next tick, so the client still learns at once that the stream is open.
+    this.#headPending = true;
+    process.nextTick(flushHead, this);
+  }
+
+  /** @internal */
+  flushHead(): void {
+    if (!this.#headPending) return;
+    this.#headPending = false;
+    if (this.open) this.#res.flushHeaders();
   }
 
   write(chunk: string): void {
-    if (this.open) this.#res.write(chunk);
+    if (!this.open) return;
+    this.#headPending = false;
+    this.#res.write(chunk);
   }
 
   end(): void {
