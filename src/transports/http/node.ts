@@ -6,6 +6,7 @@
  * so importing this module stays harmless on non-Node runtimes.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
 import type { AuthInfo, Server, ServerCore } from '../../server/index.js';
 import { resolveCore } from './core-access.js';
@@ -59,6 +60,30 @@ function onBodyClose(this: Tagged<IncomingMessage>): void {
 function flushHead(ex: NodeExchange): void {
   ex.flushHead();
 }
+function endTick(ex: NodeExchange, socket: Socket): void {
+  ex.endTick(socket);
+}
+
+/** Node's own `OutgoingMessage#write`, looked up with the first stream (node:http is not imported eagerly). */
+let nodeWrite: unknown;
+
+/**
+ * Whether a stream's later events may be written to its socket as HTTP/1.1 chunks, skipping
+ * `res.write`'s four buffered writes and its cork per call: a fan-out to 10,000 listen streams
+ * spends most of its JavaScript there. Only for Node's own chunked response, its head written,
+ * with `write` not replaced (compression middleware wraps it: its bytes must go through it).
+ * While a response holds its socket, the socket is its alone (a pipelined request's response
+ * waits without one).
+ */
+function writesDirectly(res: ServerResponse): boolean {
+  nodeWrite ??= (process.getBuiltinModule?.('node:http') as typeof import('node:http') | undefined)?.OutgoingMessage.prototype.write;
+  return (
+    res.write === nodeWrite &&
+    (res as { chunkedEncoding?: boolean }).chunkedEncoding === true &&
+    res.headersSent &&
+    res.getHeader('content-encoding') === undefined
+  );
+}
 
 class NodeExchange implements HttpExchange {
   readonly method: string;
@@ -73,6 +98,11 @@ class NodeExchange implements HttpExchange {
   #gone = false;
   /** A stream's head was set but not yet written (startStream). */
   #headPending = false;
+  /** Later events of this stream go to the socket as HTTP/1.1 chunks (writesDirectly). */
+  #direct = false;
+  /** An event went to the socket in this tick; #corked: the socket was corked for those after it. */
+  #tick = false;
+  #corked = false;
   // body reading state
   #chunks: Buffer[] = [];
   #size = 0;
@@ -226,9 +256,41 @@ class NodeExchange implements HttpExchange {
   }
 
   write(chunk: string): void {
-    if (!this.open) return;
+    if (!this.open || chunk === '') return; // an empty chunk would end a chunked body
+    const socket = this.#direct ? this.#res.socket : null;
+    if (socket?.writable) {
+      this.#writeChunk(socket, chunk);
+      return;
+    }
     this.#headPending = false;
-    this.#res.write(chunk);
+    const res = this.#res;
+    res.write(chunk);
+    this.#direct = writesDirectly(res);
+  }
+
+  /**
+   * One HTTP/1.1 chunk, framed as `res.write` would frame it, in one string. The first of a
+   * tick is written at once (a fan-out reaches the first streams while it still runs); later
+   * ones in the same tick are corked and leave together after it.
+   */
+  #writeChunk(socket: Socket, chunk: string): void {
+    if (!this.#tick) {
+      this.#tick = true;
+      process.nextTick(endTick, this, socket);
+    } else if (!socket.writableCorked) {
+      socket.cork();
+      this.#corked = true;
+    }
+    socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+  }
+
+  /** @internal */
+  endTick(socket: Socket): void {
+    this.#tick = false;
+    if (this.#corked) {
+      this.#corked = false;
+      socket.uncork();
+    }
   }
 
   end(): void {
