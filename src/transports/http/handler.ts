@@ -115,17 +115,19 @@ export class HttpHandler implements ResponderHost {
   /** Handles one exchange; never rejects. Resolves once the core is done with it. */
   handle(ex: HttpExchange): Promise<void> {
     try {
-      const pending = this.#route(ex);
-      if (pending !== undefined) return pending.catch((e: unknown) => this.#failed(ex, e));
+      return this.#route(ex) ?? SETTLED;
     } catch (e) {
       this.#failed(ex, e);
+      return SETTLED;
     }
-    return SETTLED;
   }
 
   /**
    * The exchange's work, with a promise only while some is left: a POST waits for its body,
-   * and then (a synchronous tool, no middleware) is answered without another promise.
+   * and then (a synchronous tool, no middleware) is answered without another promise. The
+   * promise never rejects: each step that may catches what it throws where it runs, so the
+   * common POST carries no catch-all promise of its own (an open listen stream holds its
+   * chain for as long as it lasts).
    */
   #route(ex: HttpExchange): Promise<void> | undefined {
     if (this.#protection?.servesMetadata(ex.pathname)) {
@@ -134,8 +136,16 @@ export class HttpHandler implements ResponderHost {
     }
     if (guardHostAndOrigin(ex, this.options)) return undefined;
     // Every request carries the token (authorization.mdx §Token Requirements), whatever its era or method.
-    if (this.#protection !== undefined) return this.#protection.admit(ex).then((admitted) => (admitted ? this.#byMethod(ex) : undefined));
+    if (this.#protection !== undefined) {
+      const admitted = this.#protection.admit(ex).then((ok) => (ok ? this.#byMethod(ex) : undefined));
+      return this.#guarded(ex, admitted);
+    }
     return this.#byMethod(ex);
+  }
+
+  /** A step that may reject, made one that does not: a failure is reported and answered 500. */
+  #guarded(ex: HttpExchange, work: Promise<void>): Promise<void> {
+    return work.catch((e: unknown) => this.#failed(ex, e));
   }
 
   #byMethod(ex: HttpExchange): Promise<void> | undefined {
@@ -143,9 +153,9 @@ export class HttpHandler implements ResponderHost {
       case 'POST':
         return this.#post(ex);
       case 'GET':
-        return this.#get(ex);
+        return this.#guarded(ex, this.#get(ex));
       case 'DELETE':
-        return this.#delete(ex);
+        return this.#guarded(ex, this.#delete(ex));
       default:
         replyError(ex, 405, 'Method Not Allowed', ErrorCode.InvalidRequest, null, ALLOW_ALL);
         return undefined;
@@ -181,10 +191,18 @@ export class HttpHandler implements ResponderHost {
       return undefined;
     }
     const reading = this.#deadlines.start(ex);
-    return ex.readBody(this.options.maxBodyBytes).then((body) => {
-      this.#deadlines.done(reading);
-      return this.#posted(ex, body, accepts, sseSessionId);
-    });
+    return ex.readBody(this.options.maxBodyBytes).then(
+      (body) => {
+        try {
+          this.#deadlines.done(reading);
+          return this.#posted(ex, body, accepts, sseSessionId);
+        } catch (e) {
+          this.#failed(ex, e);
+          return undefined;
+        }
+      },
+      (e: unknown) => this.#failed(ex, e),
+    );
   }
 
   /** A POST whose body has arrived (or could not). */
@@ -200,7 +218,7 @@ export class HttpHandler implements ResponderHost {
       case 'modern':
         return this.#modern(ex, payload, accepts);
       case 'handshake':
-        return this.#handshake(ex, payload, accepts);
+        return this.#guarded(ex, this.#handshake(ex, payload, accepts));
       case 'legacy':
         return this.#legacy(ex, payload, accepts);
     }
@@ -253,7 +271,7 @@ export class HttpHandler implements ResponderHost {
         return undefined;
       }
     }
-    return this.#dispatch(new PostResponder(this, ex, 'modern', accepts, expectFor(classified)), payload);
+    return this.#dispatch(ex, new PostResponder(this, ex, 'modern', accepts, expectFor(classified)), payload);
   }
 
   /** Legacy handshake: a new session, registered only once the handshake succeeded (responder.ts). */
@@ -275,7 +293,7 @@ export class HttpHandler implements ResponderHost {
     record.principal = principalOf(ex.auth);
     record.session = this.core.openSession(record);
     this.sessions.add(record); // counted from now on; found by id once initialize succeeded (responder.ts)
-    await this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record, true), payload);
+    await this.#dispatch(ex, new PostResponder(this, ex, 'legacy', accepts, expect, record, true), payload);
   }
 
   /** Legacy session traffic (2025-03-26 … 2025-11-25 transports §Session Management). */
@@ -284,7 +302,10 @@ export class HttpHandler implements ResponderHost {
     const id = idOf(expect);
     if (badLegacyVersion(ex, id)) return undefined;
     const found = this.#session(ex, id);
-    if (found instanceof Promise) return found.then((record) => this.#served(ex, payload, accepts, expect, record));
+    if (found instanceof Promise) {
+      const served = found.then((record) => this.#served(ex, payload, accepts, expect, record));
+      return this.#guarded(ex, served);
+    }
     return this.#served(ex, payload, accepts, expect, found);
   }
 
@@ -296,11 +317,11 @@ export class HttpHandler implements ResponderHost {
     expect: Expect,
     record: StreamableSession | undefined,
   ): Promise<void> | undefined {
-    return record === undefined ? undefined : this.#dispatch(new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
+    return record === undefined ? undefined : this.#dispatch(ex, new PostResponder(this, ex, 'legacy', accepts, expect, record), payload);
   }
 
-  /** Runs the payload through the core, then lets the responder conclude (202, or the end of its stream). */
-  #dispatch(responder: PostResponder, payload: unknown): Promise<void> | undefined {
+  /** Runs the payload through the core, then lets the responder conclude (202, or the end of its stream). Never rejects. */
+  #dispatch(ex: HttpExchange, responder: PostResponder, payload: unknown): Promise<void> | undefined {
     if (this.options.sseAlways) responder.startEarly();
     const core = this.core;
     let pending: Promise<void> | undefined;
@@ -314,12 +335,20 @@ export class HttpHandler implements ResponderHost {
       return undefined;
     }
     return pending.then(
-      () => responder.settled(),
+      () => this.#settled(ex, responder),
       (e: unknown) => {
         core.reportError(e);
-        responder.settled();
+        this.#settled(ex, responder);
       },
     );
+  }
+
+  #settled(ex: HttpExchange, responder: PostResponder): void {
+    try {
+      responder.settled();
+    } catch (e) {
+      this.#failed(ex, e);
+    }
   }
 
   /**
