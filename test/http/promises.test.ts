@@ -1,6 +1,7 @@
 /**
  * Promises are the hot path's largest cost after the socket (issue 15): a POST answered by a
- * synchronous tool makes two on the server, its body's and the step after it, in both eras.
+ * synchronous tool makes two on the server, its body's and the step after it, in both eras,
+ * and an open listen stream is held by the core's chain alone (Node's listener waits on none).
  * Counted with async_hooks around one request from a raw socket whose client side makes none
  * (the count is read in the socket's data callback, as the answer arrives).
  */
@@ -104,4 +105,28 @@ test('a tools/call answered by a synchronous tool makes two promises on the serv
   const session = await counted(socket, legacy(3), jsonComplete);
   assert.equal(JSON.parse(bodyOf(session.text)).result.content[0].text, 'hi');
   assert.equal(session.promises, 2, 'the body and the step after it');
+});
+
+test('opening a listen stream makes the promises of its chain and none that would wait on it', async (t) => {
+  const server = createServer({ name: 'promises', version: '1.0.0' });
+  server.tool('echo', () => 'hi');
+  const http = await serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp' });
+  const sockets = [connect({ port: http.port, host: '127.0.0.1' }), connect({ port: http.port, host: '127.0.0.1' })];
+  t.after(async () => {
+    for (const s of sockets) s.destroy();
+    await http.close();
+  });
+  const meta = { [META_VERSION]: MODERN, [META_CAPS]: {}, [META_CLIENT]: { name: 't', version: '1' } };
+  const listen = (id: number) =>
+    post(
+      http.port,
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+      { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } },
+    );
+  const acknowledged = (text: string) => text.includes('notifications/subscriptions/acknowledged');
+  await counted(sockets[0]!, listen(1), acknowledged); // warm
+  const open = await counted(sockets[1]!, listen(2), acknowledged);
+  // The body's and the step after it; then the stream's own (it settles when the stream ends),
+  // the core's guard on it and the handler's step that concludes the response.
+  assert.equal(open.promises, 5);
 });

@@ -30,6 +30,9 @@ export interface ChannelHooks {
   shared?: { stored(): void };
 }
 
+/** Where every channel's queue starts: settled, and never changed by what is chained on it. */
+const IDLE: Promise<void> = Promise.resolve();
+
 interface Recent {
   readonly id: string;
   /** The message's JSON text; undefined for a priming event. */
@@ -47,7 +50,7 @@ export class SseChannel implements DisconnectListener {
   readonly #recent: Recent[] = [];
   /** Operations queued behind an asynchronous `append`, to keep events in order. */
   #pending = 0;
-  #tail: Promise<void> = Promise.resolve();
+  #tail: Promise<void> = IDLE;
   #finished = false;
   readonly #hooks: ChannelHooks;
   /** Shared: the last event the bound connection got (it reads on from there). */

@@ -112,10 +112,15 @@ export class HttpHandler implements ResponderHost {
     return this.options.path === false || pathname === this.options.path || this.#protection?.servesMetadata(pathname) === true;
   }
 
-  /** Handles one exchange; never rejects. Resolves once the core is done with it. */
-  handle(ex: HttpExchange): Promise<void> {
+  /**
+   * Handles one exchange; never rejects. Resolves once the core is done with it, or with
+   * `untracked` (nobody waits: Node's listener) once the handler's own steps are: an open
+   * stream's chain then ends at the core's work, without one more promise waiting on it for
+   * as long as the stream lasts.
+   */
+  handle(ex: HttpExchange, untracked = false): Promise<void> {
     try {
-      return this.#route(ex) ?? SETTLED;
+      return this.#route(ex, untracked) ?? SETTLED;
     } catch (e) {
       this.#failed(ex, e);
       return SETTLED;
@@ -129,7 +134,7 @@ export class HttpHandler implements ResponderHost {
    * common POST carries no catch-all promise of its own (an open listen stream holds its
    * chain for as long as it lasts).
    */
-  #route(ex: HttpExchange): Promise<void> | undefined {
+  #route(ex: HttpExchange, untracked: boolean): Promise<void> | undefined {
     if (this.#protection?.servesMetadata(ex.pathname)) {
       this.#protection.metadata(ex);
       return undefined;
@@ -137,10 +142,10 @@ export class HttpHandler implements ResponderHost {
     if (guardHostAndOrigin(ex, this.options)) return undefined;
     // Every request carries the token (authorization.mdx §Token Requirements), whatever its era or method.
     if (this.#protection !== undefined) {
-      const admitted = this.#protection.admit(ex).then((ok) => (ok ? this.#byMethod(ex) : undefined));
+      const admitted = this.#protection.admit(ex).then((ok) => (ok ? this.#byMethod(ex, untracked) : undefined));
       return this.#guarded(ex, admitted);
     }
-    return this.#byMethod(ex);
+    return this.#byMethod(ex, untracked);
   }
 
   /** A step that may reject, made one that does not: a failure is reported and answered 500. */
@@ -148,10 +153,10 @@ export class HttpHandler implements ResponderHost {
     return work.catch((e: unknown) => this.#failed(ex, e));
   }
 
-  #byMethod(ex: HttpExchange): Promise<void> | undefined {
+  #byMethod(ex: HttpExchange, untracked: boolean): Promise<void> | undefined {
     switch (ex.method) {
       case 'POST':
-        return this.#post(ex);
+        return this.#post(ex, untracked);
       case 'GET':
         return this.#guarded(ex, this.#get(ex));
       case 'DELETE':
@@ -178,7 +183,7 @@ export class HttpHandler implements ResponderHost {
     this.#deadlines.close();
   }
 
-  #post(ex: HttpExchange): Promise<void> | undefined {
+  #post(ex: HttpExchange, untracked: boolean): Promise<void> | undefined {
     if (guardContentType(ex)) return undefined;
     const sseSessionId = this.#legacySse === undefined ? null : ex.query('sessionId');
     if (sseSessionId !== null && this.sessions.get(sseSessionId, 'sse') === undefined) {
@@ -195,7 +200,8 @@ export class HttpHandler implements ResponderHost {
       (body) => {
         try {
           this.#deadlines.done(reading);
-          return this.#posted(ex, body, accepts, sseSessionId);
+          const work = this.#posted(ex, body, accepts, sseSessionId);
+          return untracked ? undefined : work;
         } catch (e) {
           this.#failed(ex, e);
           return undefined;

@@ -342,7 +342,7 @@ export function createNodeHandler(server: Server | ServerCore, options?: NodeHan
       else res.writeHead(404, { 'content-type': 'application/json' }).end(NOT_FOUND_BODY);
       return;
     }
-    void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1), clientAddress));
+    void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1), clientAddress), true);
   };
   return Object.assign(fn, { close: () => handler.close() });
 }
