@@ -32,6 +32,8 @@ export interface ChannelHooks {
 
 /** Where every channel's queue starts: settled, and never changed by what is chained on it. */
 const IDLE: Promise<void> = Promise.resolve();
+/** No hooks: what a channel without a store or cluster gets (most, a listen stream among them). */
+const NO_HOOKS: ChannelHooks = Object.freeze({});
 
 interface Recent {
   readonly id: string;
@@ -47,7 +49,8 @@ export class SseChannel implements DisconnectListener {
   #conn: HttpExchange | undefined;
   /** Ids of events the attached connection already got through a replay (async stores only). */
   #replayed: ReadonlySet<string> | undefined;
-  readonly #recent: Recent[] = [];
+  /** With a store: the last events, for a resumed connection (made with the first). */
+  #recent: Recent[] | undefined;
   /** Operations queued behind an asynchronous `append`, to keep events in order. */
   #pending = 0;
   #tail: Promise<void> = IDLE;
@@ -57,20 +60,21 @@ export class SseChannel implements DisconnectListener {
   #cursor: string | undefined;
   #pullQueued = false;
   /** Shared: this instance's own messages stored while bound, not yet written (a read writes them). */
-  #unread: Recent[] = [];
+  #unread: Recent[] | undefined;
 
   constructor(
     store: EventStore | undefined,
     streamId: string | undefined,
     streams: OpenStreams,
     reporter: ErrorReporter,
-    hooks: ChannelHooks = {},
+    hooks: ChannelHooks = NO_HOOKS,
   ) {
     this.#store = streamId === undefined ? undefined : store;
     this.streamId = this.#store === undefined ? undefined : streamId;
     this.#streams = streams;
     this.#reporter = reporter;
-    this.#hooks = this.#store === undefined ? { onConnection: hooks.onConnection } : hooks;
+    if (this.#store !== undefined) this.#hooks = hooks;
+    else this.#hooks = hooks.onConnection === undefined ? NO_HOOKS : { onConnection: hooks.onConnection };
   }
 
   get connected(): boolean {
@@ -97,9 +101,10 @@ export class SseChannel implements DisconnectListener {
       return;
     }
     // Events an asynchronous store appended after it answered the replay are in #recent only.
-    const from = this.#recent.findIndex((e) => e.id === lastEventId) + 1;
-    for (let i = from; i < this.#recent.length; i++) {
-      const e = this.#recent[i]!;
+    const recent = this.#recent ?? [];
+    const from = recent.findIndex((e) => e.id === lastEventId) + 1;
+    for (let i = from; i < recent.length; i++) {
+      const e = recent[i]!;
       if (e.json !== undefined && !replayed.has(e.id)) ex.write(messageEvent(e.json, e.id));
     }
     this.#replayed = replayed.size > 0 ? replayed : undefined;
@@ -168,7 +173,7 @@ export class SseChannel implements DisconnectListener {
     this.#conn = undefined;
     this.#replayed = undefined;
     this.#cursor = undefined;
-    this.#unread = [];
+    this.#unread = undefined;
     this.#streams.remove(c);
     if (end) c.end();
     this.#hooks.onConnection?.(false);
@@ -200,8 +205,9 @@ export class SseChannel implements DisconnectListener {
       this.#emitShared(id, json, retryMs);
       return;
     }
-    this.#recent.push({ id, json });
-    if (this.#recent.length > RECENT_MAX) this.#recent.shift();
+    const recent = (this.#recent ??= []);
+    recent.push({ id, json });
+    if (recent.length > RECENT_MAX) recent.shift();
     const c = this.#conn;
     if (c === undefined || this.#replayed?.has(id)) return;
     c.write(json === undefined ? primingEvent(id, retryMs) : messageEvent(json, id));
@@ -213,7 +219,7 @@ export class SseChannel implements DisconnectListener {
     if (json !== undefined) {
       if (c === undefined) this.#hooks.shared!.stored();
       else {
-        this.#unread.push({ id, json });
+        (this.#unread ??= []).push({ id, json });
         this.poke();
       }
       return;
@@ -227,8 +233,8 @@ export class SseChannel implements DisconnectListener {
   async #pull(): Promise<void> {
     const c = this.#conn;
     const cursor = this.#cursor;
-    const own = this.#unread;
-    this.#unread = [];
+    const own = this.#unread ?? [];
+    this.#unread = undefined;
     if (c === undefined) return;
     if (cursor === undefined) {
       for (const e of own) c.write(messageEvent(e.json!, e.id));
