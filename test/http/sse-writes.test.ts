@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { createServer } from '../../src/server/index.js';
 import { createNodeHandler, serveHttp } from '../../src/transports/http/index.js';
 import { MODERN, META_CAPS, META_CLIENT, META_VERSION } from '../support/common.js';
@@ -69,7 +69,8 @@ async function openListen(url: string, signal: AbortSignal) {
   return { until };
 }
 
-test('a listen stream sends its head and acknowledgement in one write, and a later event in one piece', { timeout: 10_000 }, async (t) => {
+/** A server with a tool (so a stream takes tools/list_changed) on serveHttp, its sockets' writes recorded, and a listen stream open on it. */
+async function listening(t: TestContext) {
   const server = createServer({ name: 'sse-writes', version: '1.0.0' });
   server.tool('echo', () => 'hi');
   const http = await serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp' });
@@ -78,8 +79,12 @@ test('a listen stream sends its head and acknowledgement in one write, and a lat
   http.httpServer.on('connection', recordWrites(sockets));
   const abort = new AbortController();
   t.after(() => abort.abort());
-
   const stream = await openListen(`http://127.0.0.1:${http.port}/mcp`, abort.signal);
+  return { server, sockets, stream };
+}
+
+test('a listen stream sends its head and acknowledgement in one write, and a later event in one piece', { timeout: 10_000 }, async (t) => {
+  const { server, sockets, stream } = await listening(t);
   assert.equal((await stream.until(1))[0].method, 'notifications/subscriptions/acknowledged');
   assert.equal(sockets.length, 1);
   assert.equal(writesOf(sockets[0]!).length, 1, 'the head and the acknowledgement went out in one write');
@@ -93,15 +98,7 @@ test('a listen stream sends its head and acknowledgement in one write, and a lat
 });
 
 test('events of one tick after the first leave together, in order and framed', { timeout: 10_000 }, async (t) => {
-  const server = createServer({ name: 'sse-writes', version: '1.0.0' });
-  server.tool('echo', () => 'hi'); // tools, so the stream takes tools/list_changed
-  const http = await serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp' });
-  t.after(() => http.close());
-  const sockets: Socket[] = [];
-  http.httpServer.on('connection', recordWrites(sockets));
-  const abort = new AbortController();
-  t.after(() => abort.abort());
-  const stream = await openListen(`http://127.0.0.1:${http.port}/mcp`, abort.signal);
+  const { server, sockets, stream } = await listening(t);
   await stream.until(1);
 
   // Three registrations, three list_changed events in one tick.
