@@ -12,6 +12,7 @@ import type { AuthInfo, Server, ServerCore } from '../../server/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
+import { builtinModule } from '../../protocol/builtin.js';
 import { extend } from '../../protocol/extend.js';
 
 const kExchange = Symbol('janus-mcp.exchange');
@@ -76,7 +77,7 @@ let nodeWrite: unknown;
  * waits without one).
  */
 function writesDirectly(res: ServerResponse): boolean {
-  nodeWrite ??= (process.getBuiltinModule?.('node:http') as typeof import('node:http') | undefined)?.OutgoingMessage.prototype.write;
+  nodeWrite ??= builtinModule<typeof import('node:http')>('node:http')?.OutgoingMessage.prototype.write;
   return (
     res.write === nodeWrite &&
     (res as { chunkedEncoding?: boolean }).chunkedEncoding === true &&
