@@ -213,7 +213,9 @@ for (const era of ['modern', 'legacy'] as const) {
     });
 
     test('an expired token is refused: 401 invalid_token', async () => {
-      const token = await as.token(p.resource, 'mcp', { ttl: 1 });
+      // `exp` is whole seconds after an `iat` rounded down: a ttl of 1 left as little as a few ms to
+      // open the session with on a busy machine; 3 leaves at least 2 s.
+      const token = await as.token(p.resource, 'mcp', { ttl: 3 });
       const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
       const client = await peer(p, era, token); // accepted while fresh (a legacy session opens)
       await until(() => Date.now() / 1000 > exp, 'the token to expire');
