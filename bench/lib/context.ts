@@ -51,9 +51,39 @@ export function record(ctx: Ctx, s: Omit<Sample, 'value'> & { value: number | nu
 
 /** Implementations in a different order each repetition, so none always runs first. */
 export function orderFor<T extends string = Impl>(rep: number, impls: readonly T[] = IMPLS as readonly T[]): T[] {
-  const k = rep % impls.length;
-  return [...impls.slice(k), ...impls.slice(0, k)];
+  return rotate(impls, rep);
 }
 
 export const MB = 1024 * 1024;
 export const KB = 1024;
+
+/**
+ * Runs a step on several implementations at once, in turns. This machine's speed drifts over
+ * tens of seconds (in one run bare made 19,630, 23,887 and 19,143 stdio round trips/s in its
+ * three repetitions), by more than the differences measured, so measuring one implementation
+ * after another compared moments as much as code. Here the window (`durationMs` each) is cut
+ * into slices of at most a second that the implementations take in turn, each round led by
+ * a different one; warm-up rounds come first (at least `warmupMs` each, results dropped), and
+ * every later slice starts with `rewarmMs` unmeasured. No implementation waits 3 s or more
+ * for its next turn, so idle keep-alive connections outlive it (Node closes them after 5 s).
+ */
+export async function inTurns<T>(
+  lanes: readonly T[],
+  o: { durationMs: number; warmupMs: number; rewarmMs: number },
+  slice: (lane: T, warmupMs: number, durationMs: number, measured: boolean) => Promise<void>,
+): Promise<void> {
+  if (lanes.length === 1) return slice(lanes[0]!, o.warmupMs, o.durationMs, true);
+  const others = lanes.length - 1;
+  const longest = Math.max(100, Math.min(1000, Math.floor(3000 / others) - o.rewarmMs));
+  const slices = Math.ceil(o.durationMs / longest);
+  const sliceMs = o.durationMs / slices;
+  const warmRounds = Math.ceil(o.warmupMs / (sliceMs + o.rewarmMs));
+  for (let r = 0; r < warmRounds + slices; r++)
+    for (const lane of rotate(lanes, r)) await slice(lane, o.rewarmMs, sliceMs, r >= warmRounds);
+}
+
+/** `items` rotated left by `k`. */
+function rotate<T>(items: readonly T[], k: number): T[] {
+  const i = k % items.length;
+  return [...items.slice(i), ...items.slice(0, i)];
+}

@@ -2,9 +2,9 @@
  * Scenario 4: stdio, both eras. Sequential round trips (one request in flight), then a
  * pipelined burst of 20,000 calls written at once, timed until the last answer arrives.
  */
-import { orderFor, record, type Ctx, MB } from '../lib/context.js';
+import { inTurns, orderFor, record, type Ctx, MB } from '../lib/context.js';
 import { checkEcho, echoParams, ECHO_TEXT, initializeParams, LEGACY, notification, rpc, WrongAnswer } from '../lib/mcp.js';
-import { cpuSeconds, hwmBytes, resetPeak, ServerProcess, sleep, withTimeout } from '../lib/proc.js';
+import { cpuSeconds, hwmBytes, type Impl, resetPeak, ServerProcess, sleep, withTimeout } from '../lib/proc.js';
 import { StdioClient } from '../lib/stdio.js';
 import { latencySummary } from '../lib/stats.js';
 
@@ -114,61 +114,97 @@ function verifyBurst(lines: string[], firstId: number, what: string): void {
   for (let i = 0; i < lines.length; i++) if (!seen.has(firstId + i)) throw new WrongAnswer(`${what}: no answer to id ${firstId + i}`);
 }
 
+/** One implementation's stdio server in a repetition, and what its sequential slices add up to. */
+interface Lane {
+  impl: Impl;
+  srv: ServerProcess;
+  client: StdioClient;
+  what: string;
+  /** The first JSON-RPC id of its next sequential slice. */
+  nextId: number;
+  requests: number;
+  seconds: number;
+  cpu: number;
+  latencies: Float64Array[];
+}
+
+/** Warm-up at the start of each later sequential slice. */
+const REWARM_MS = 100;
+
+/**
+ * Each repetition and era starts every implementation's server; the sequential round trips
+ * are measured in turns (`inTurns`) and the bursts one right after another, so the
+ * implementations share the same stretch of this machine's time.
+ */
 export async function stdio(ctx: Ctx, scenario: string): Promise<void> {
   const count = ctx.opts.quick ? 2000 : 20_000;
   const seqMs = ctx.opts.quick ? 500 : 3000;
   const warmMs = ctx.opts.quick ? 200 : 500;
   for (let rep = 0; rep < ctx.opts.reps; rep++) {
-    for (const impl of orderFor(rep, ctx.opts.impls)) {
-      for (const era of ['modern', 'legacy'] as const) {
-        const srv = new ServerProcess(impl, { transport: 'stdio', nodeFlags: ctx.opts.nodeFlags }, ctx.pinning);
-        const what = `${impl} ${scenario} ${era}`;
-        try {
+    for (const era of ['modern', 'legacy'] as const) {
+      const started: ServerProcess[] = [];
+      const lanes: Lane[] = [];
+      try {
+        for (const impl of orderFor(rep, ctx.opts.impls)) {
+          const srv = new ServerProcess(impl, { transport: 'stdio', nodeFlags: ctx.opts.nodeFlags }, ctx.pinning);
+          started.push(srv);
           await srv.ready();
+          const what = `${impl} ${scenario} ${era}`;
           const client = new StdioClient(srv.child);
           await open(client, era, `${what} before load`);
+          lanes.push({ impl, srv, client, what, nextId: 0, requests: 0, seconds: 0, cpu: 0, latencies: [] });
+        }
+        await inTurns(lanes, { durationMs: seqMs, warmupMs: warmMs, rewarmMs: REWARM_MS }, async (lane, warmupMs, durationMs, measured) => {
           const seq = await withTimeout(
-            sequential(client, era, warmMs, seqMs, 1),
-            seqMs + warmMs + 30_000,
-            `${what}: sequential round trips`,
+            sequential(lane.client, era, warmupMs, durationMs, (lane.nextId += 10_000_000)),
+            warmupMs + durationMs + 30_000,
+            `${lane.what}: sequential round trips`,
           );
-          if (seq.error) throw new WrongAnswer(`${what}: wrong answer in sequential round trips: ${seq.error}`);
-          const { p50, p99 } = latencySummary(seq.latencies);
-          const seqRate = seq.requests / seq.seconds;
-          const base = { scenario, impl, rep };
+          if (seq.error) throw new WrongAnswer(`${lane.what}: wrong answer in sequential round trips: ${seq.error}`);
+          if (!measured) return;
+          lane.requests += seq.requests;
+          lane.seconds += seq.seconds;
+          lane.cpu += seq.cpu[1] - seq.cpu[0];
+          lane.latencies.push(seq.latencies);
+        });
+        // A warm-up burst each, then the measured ones back to back.
+        for (const lane of lanes)
+          await withTimeout(burst(lane.client, era, Math.min(2000, count), 100_000_000), 60_000, `${lane.what}: warm-up burst`);
+        await sleep(100);
+        for (const lane of lanes) {
+          const { srv, client, what } = lane;
+          const peakReset = resetPeak(srv.pid);
+          const cpu0 = cpuSeconds(srv.pid);
+          const b = await withTimeout(burst(client, era, count, 200_000_000), 120_000, `${what}: burst of ${count}`);
+          const cpu = cpuSeconds(srv.pid) - cpu0;
+          const peak = peakReset ? hwmBytes(srv.pid) : NaN;
+          verifyBurst(b.lines, 200_000_000, `${what} burst`);
+          client.useDefaultHandler();
+          await check(client, era, `${what} after load`, 'check-after');
+          const all = new Float64Array(lane.latencies.reduce((n, l) => n + l.length, 0));
+          let at = 0;
+          for (const l of lane.latencies) {
+            all.set(l, at);
+            at += l.length;
+          }
+          const { p50, p99 } = latencySummary(all);
+          const seqRate = lane.requests / lane.seconds;
+          const base = { scenario, impl: lane.impl, rep };
           const step = `${era} sequential`;
           record(ctx, { ...base, step, metric: 'round trips/s', unit: '/s', better: 'higher', value: seqRate });
           record(ctx, { ...base, step, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
           record(ctx, { ...base, step, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
-          record(ctx, {
-            ...base,
-            step,
-            metric: 'server CPU/call',
-            unit: 'µs',
-            better: 'lower',
-            value: ((seq.cpu[1] - seq.cpu[0]) * 1e6) / seq.requests,
-          });
-          // A warm-up burst, then the measured one.
-          await withTimeout(burst(client, era, Math.min(2000, count), 10_000_000), 60_000, `${what}: warm-up burst`);
-          await sleep(100);
-          const peakReset = resetPeak(srv.pid);
-          const cpu0 = cpuSeconds(srv.pid);
-          const b = await withTimeout(burst(client, era, count, 20_000_000), 120_000, `${what}: burst of ${count}`);
-          const cpu = cpuSeconds(srv.pid) - cpu0;
-          const peak = peakReset ? hwmBytes(srv.pid) : NaN;
-          verifyBurst(b.lines, 20_000_000, `${what} burst`);
-          client.useDefaultHandler();
-          await check(client, era, `${what} after load`, 'check-after');
+          record(ctx, { ...base, step, metric: 'server CPU/call', unit: 'µs', better: 'lower', value: (lane.cpu * 1e6) / lane.requests });
           const bstep = `${era} burst ${count}`;
           record(ctx, { ...base, step: bstep, metric: 'calls/s', unit: '/s', better: 'higher', value: count / b.seconds });
           record(ctx, { ...base, step: bstep, metric: 'server CPU/call', unit: 'µs', better: 'lower', value: (cpu * 1e6) / count });
           record(ctx, { ...base, step: bstep, metric: 'peak RSS', unit: 'MB', better: 'lower', value: peak / MB });
           ctx.log(
-            `  ${scenario} rep ${rep + 1} ${impl.padEnd(5)} ${era.padEnd(6)}: sequential ${seqRate.toFixed(0)}/s (p50 ${p50.toFixed(3)} ms), burst ${(count / b.seconds).toFixed(0)}/s, peak ${(peak / MB).toFixed(1)} MB`,
+            `  ${scenario} rep ${rep + 1} ${lane.impl.padEnd(5)} ${era.padEnd(6)}: sequential ${seqRate.toFixed(0)}/s (p50 ${p50.toFixed(3)} ms), burst ${(count / b.seconds).toFixed(0)}/s, peak ${(peak / MB).toFixed(1)} MB`,
           );
-        } finally {
-          await srv.stop();
         }
+      } finally {
+        await Promise.all(started.map((srv) => srv.stop()));
       }
     }
   }
