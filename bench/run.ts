@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: Janus MCP, the official SDK (@modelcontextprotocol/server 2.4.0) and a bare
- * Node baseline, interleaved per repetition, each server alone on core 0 and this process
- * (the load generator) on core 1. Prints a table, writes bench/results/<timestamp>.json and
- * .md. A wrong answer from any server ends the run with exit code 1.
+ * Node baseline, interleaved per repetition (scenarios 1, 2 and 4 load the servers in turns:
+ * `inTurns`), the servers on core 0 and this process (the load generator) on core 1. Prints a
+ * table, writes bench/results/<timestamp>.json and .md. A wrong answer from any server ends
+ * the run with exit code 1.
  *
- *   npm run bench                      full run (about 10 minutes)
+ *   npm run bench                      full run (about 12 minutes)
  *   npm run bench -- --quick           smoke run (short steps, fewer clients, 1 repetition)
  *   npm run bench -- --only 1,4        only some scenarios (numbers or names below)
  *   npm run bench -- --reps 5          more repetitions (default 3)

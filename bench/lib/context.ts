@@ -51,7 +51,8 @@ export function record(ctx: Ctx, s: Omit<Sample, 'value'> & { value: number | nu
 
 /** Implementations in a different order each repetition, so none always runs first. */
 export function orderFor<T extends string = Impl>(rep: number, impls: readonly T[] = IMPLS as readonly T[]): T[] {
-  return rotate(impls, rep);
+  const k = rep % impls.length;
+  return [...impls.slice(k), ...impls.slice(0, k)];
 }
 
 export const MB = 1024 * 1024;
@@ -62,10 +63,11 @@ export const KB = 1024;
  * tens of seconds (in one run bare made 19,630, 23,887 and 19,143 stdio round trips/s in its
  * three repetitions), by more than the differences measured, so measuring one implementation
  * after another compared moments as much as code. Here the window (`durationMs` each) is cut
- * into slices of at most a second that the implementations take in turn, each round led by
- * a different one; warm-up rounds come first (at least `warmupMs` each, results dropped), and
- * every later slice starts with `rewarmMs` unmeasured. No implementation waits 3 s or more
- * for its next turn, so idle keep-alive connections outlive it (Node closes them after 5 s).
+ * into slices of at most a second that the implementations take in turn, in the order given
+ * (the repetition's, rotated from one repetition to the next); warm-up rounds come first (at
+ * least `warmupMs` each, results dropped), and every later slice starts with `rewarmMs`
+ * unmeasured. No implementation waits more than 3 s for its next turn, so idle keep-alive
+ * connections outlive it (Node closes them after 5 s).
  */
 export async function inTurns<T>(
   lanes: readonly T[],
@@ -78,12 +80,5 @@ export async function inTurns<T>(
   const slices = Math.ceil(o.durationMs / longest);
   const sliceMs = o.durationMs / slices;
   const warmRounds = Math.ceil(o.warmupMs / (sliceMs + o.rewarmMs));
-  for (let r = 0; r < warmRounds + slices; r++)
-    for (const lane of rotate(lanes, r)) await slice(lane, o.rewarmMs, sliceMs, r >= warmRounds);
-}
-
-/** `items` rotated left by `k`. */
-function rotate<T>(items: readonly T[], k: number): T[] {
-  const i = k % items.length;
-  return [...items.slice(i), ...items.slice(0, i)];
+  for (let r = 0; r < warmRounds + slices; r++) for (const lane of lanes) await slice(lane, o.rewarmMs, sliceMs, r >= warmRounds);
 }
