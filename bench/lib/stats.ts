@@ -14,7 +14,15 @@ export function quantile(sorted: Float64Array, q: number): number {
   return sorted[i]!;
 }
 
-export function latencySummary(lat: Float64Array): { p50: number; p99: number } {
-  const s = Float64Array.from(lat).sort();
+/** p50 and p99 of latencies, given whole or in parts (the slices of a step measured in turns). */
+export function latencySummary(lat: Float64Array | readonly Float64Array[]): { p50: number; p99: number } {
+  const parts = lat instanceof Float64Array ? [lat] : lat;
+  const s = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    s.set(p, at);
+    at += p.length;
+  }
+  s.sort();
   return { p50: quantile(s, 0.5), p99: quantile(s, 0.99) };
 }

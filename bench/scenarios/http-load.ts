@@ -131,13 +131,7 @@ async function slice(lane: Lane, warmupMs: number, durationMs: number, measured:
 }
 
 function report(ctx: Ctx, lane: Lane, scenario: string, rep: number, conns: number): void {
-  const all = new Float64Array(lane.latencies.reduce((n, l) => n + l.length, 0));
-  let at = 0;
-  for (const l of lane.latencies) {
-    all.set(l, at);
-    at += l.length;
-  }
-  const { p50, p99 } = latencySummary(all);
+  const { p50, p99 } = latencySummary(lane.latencies);
   const rps = lane.requests / lane.seconds;
   const cpu = (lane.cpu * 1e6) / lane.requests;
   const generator = (lane.generatorCpuSeconds / lane.seconds) * 100;

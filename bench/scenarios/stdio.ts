@@ -181,13 +181,7 @@ export async function stdio(ctx: Ctx, scenario: string): Promise<void> {
           verifyBurst(b.lines, 200_000_000, `${what} burst`);
           client.useDefaultHandler();
           await check(client, era, `${what} after load`, 'check-after');
-          const all = new Float64Array(lane.latencies.reduce((n, l) => n + l.length, 0));
-          let at = 0;
-          for (const l of lane.latencies) {
-            all.set(l, at);
-            at += l.length;
-          }
-          const { p50, p99 } = latencySummary(all);
+          const { p50, p99 } = latencySummary(lane.latencies);
           const seqRate = lane.requests / lane.seconds;
           const base = { scenario, impl: lane.impl, rep };
           const step = `${era} sequential`;
