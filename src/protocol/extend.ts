@@ -14,3 +14,9 @@ export function extend<A extends object, B extends object>(base: A, extra: B): A
   if (Object.hasOwn(base, '__proto__') || Object.hasOwn(extra, '__proto__')) return { ...base, ...extra };
   return Object.assign({}, base, extra);
 }
+
+/** `{ ...base }`, for a copy that then gets keys of its own (the same `__proto__` care as `extend`). */
+export function copy<A extends object>(base: A): A {
+  if (Object.hasOwn(base, '__proto__')) return { ...base };
+  return Object.assign({}, base);
+}

@@ -60,10 +60,10 @@ export interface CallInit {
   readonly asker: Asker;
   /** The middleware's per-request data, when a chain ran; made on first read otherwise. */
   readonly state?: Record<string, unknown>;
-  /** The legacy session's handle, made when first read (most handlers never look). */
-  readonly session?: () => SessionHandle;
   /** The legacy session itself, for extensions (`CallSite.session`). */
   readonly legacySession?: unknown;
+  /** The legacy session's handle, made from `legacySession` when first read (most handlers never look). */
+  readonly sessionHandle?: (legacySession: unknown) => SessionHandle;
 }
 
 const NOOP_CLOSE = () => {};
@@ -94,11 +94,12 @@ export class Call implements RequestContext {
   private readonly logLevel: LoggingLevel | undefined;
   private readonly asker: Asker;
   private userState: Record<string, unknown> | undefined;
-  private readonly sessionHandle: (() => SessionHandle) | undefined;
-  private readonly init: CallInit;
+  private readonly legacySession: unknown;
+  private readonly sessionHandle: ((legacySession: unknown) => SessionHandle) | undefined;
 
+  // The init is read, not kept: a call's context is made per request, and an object held per
+  // request is memory the hot path pays for (`detach` rebuilds what it needs from the fields).
   constructor(init: CallInit) {
-    this.init = init;
     this.requestId = init.requestId;
     this.era = init.era;
     this.protocolVersion = init.version;
@@ -110,7 +111,8 @@ export class Call implements RequestContext {
     this.logLevel = init.logLevel;
     this.asker = init.asker;
     this.userState = init.state;
-    this.sessionHandle = init.session;
+    this.legacySession = init.legacySession;
+    this.sessionHandle = init.sessionHandle;
   }
 
   get state(): Record<string, unknown> {
@@ -120,7 +122,7 @@ export class Call implements RequestContext {
   /** Where this request is served (extension.ts): its channel and, on the handshake era, its session. */
   get site(): CallSite {
     const { era, protocolVersion, client, inbound } = this;
-    return { era, protocolVersion, client, inbound, session: this.init.legacySession };
+    return { era, protocolVersion, client, inbound, session: this.legacySession };
   }
 
   /**
@@ -129,11 +131,25 @@ export class Call implements RequestContext {
    * and logs. `state` is shared, so what middleware set is still there.
    */
   detach(init: Pick<CallInit, 'asker' | 'cancel' | 'inbound'> & Partial<Pick<CallInit, 'logLevel'>>): Call {
-    return new Call({ ...this.init, ...init, state: this.state });
+    return new Call({
+      requestId: this.requestId,
+      era: this.era,
+      version: this.protocolVersion,
+      client: this.client,
+      meta: this.meta,
+      sessionId: this.sessionId,
+      inbound: init.inbound,
+      cancel: init.cancel,
+      logLevel: 'logLevel' in init ? init.logLevel : this.logLevel,
+      asker: init.asker,
+      state: this.state,
+      legacySession: this.legacySession,
+      sessionHandle: this.sessionHandle,
+    });
   }
 
   get session(): SessionHandle | undefined {
-    return this.sessionHandle?.();
+    return this.sessionHandle?.(this.legacySession);
   }
 
   get signal(): AbortSignal {

@@ -1,5 +1,6 @@
 /**
  * How the dispatchers answer without making a promise when they need none: the work's outcome
+ * (`work(request)`, a function made once rather than a closure per request)
  * goes to `conclude` at once when it returned a value or threw, and when it settles when it
  * returned a promise (or any thenable, as `await` would take). `hold` hears of the second case
  * before the outcome can come: only a request still running past this call needs to be found
@@ -9,13 +10,13 @@ import { isThenable } from './guards.js';
 
 export function settle<R, T>(
   request: R,
-  work: () => T | PromiseLike<T>,
+  work: (request: R) => T | PromiseLike<T>,
   conclude: (request: R, value: T | undefined, error: unknown) => void,
   hold?: (request: R) => void,
 ): void | Promise<void> {
   let outcome: T | PromiseLike<T>;
   try {
-    outcome = work();
+    outcome = work(request);
   } catch (e) {
     return conclude(request, undefined, e);
   }

@@ -34,8 +34,9 @@ import {
 } from '../shape.js';
 import { ToolError } from '../features/tool-error.js';
 import { toolError } from '../features/tools.js';
-import { Exchange, runChain } from '../middleware.js';
+import { Exchange, runChain, type Middleware } from '../middleware.js';
 import { isVerbatim } from '../extension.js';
+import type { SessionHandle } from '../context.js';
 import type { Inbound } from '../transport-seam.js';
 import { toWireError } from '../wire-error.js';
 import type { ListKind } from '../registry.js';
@@ -48,6 +49,9 @@ type Params = Record<string, unknown>;
 type Capability = 'tools' | 'prompts' | 'resources' | 'completions' | 'logging';
 
 const EMPTY: Result = Object.freeze({});
+
+/** `ctx.session` of a call on a session: one function for all calls rather than a closure per call. */
+const sessionHandleOf = (session: unknown): SessionHandle => handleOf(session as Session);
 
 /** One method of the session table: the capability it needs, its work, and its answer's shape for the session's revision. */
 interface SessionRoute<R extends object = object> {
@@ -217,8 +221,8 @@ function answer(
     logLevel: session.logLevel ?? 'debug',
     asker: new SessionAsker(session, inbound, cancel),
     state,
-    session: () => handleOf(session),
     legacySession: session,
+    sessionHandle: sessionHandleOf,
   });
   return entry ? entry.run(server, session, params, ctx) : extension!.method.run(params, ctx, ctx.site);
 }
@@ -249,15 +253,19 @@ export function handleLegacyRequest(server: ServerServices, session: Session, re
   // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
   const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
   const chain = server.middleware.chainFor(req.method);
-  const request: Pending = { server, session, req, inbound, cancel, held: false };
-  const work =
-    chain.length === 0
-      ? () => answer(server, session, req, params, inbound, cancel, undefined)
-      : () => {
-          const ex = exchange(session, 'request', req.method, params, req.id, inbound, cancel);
-          return runChain(chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as object | Promise<object>;
-        };
-  return settle(request, work, conclude, counted ? hold : undefined);
+  const request: Pending = { server, session, req, params, inbound, cancel, chain, held: false };
+  return settle(request, chain.length === 0 ? answerPlain : answerThrough, conclude, counted ? hold : undefined);
+}
+
+// The request's work, given the request: no closure per request (settle.ts).
+function answerPlain(p: Pending): object | Promise<object> {
+  return answer(p.server, p.session, p.req, p.params, p.inbound, p.cancel, undefined);
+}
+
+function answerThrough(p: Pending): object | Promise<object> {
+  const { server, session, req, inbound, cancel } = p;
+  const ex = exchange(session, 'request', req.method, p.params, req.id, inbound, cancel);
+  return runChain(p.chain, ex, () => answer(server, session, req, ex.params, inbound, cancel, ex.state)) as object | Promise<object>;
 }
 
 /**
@@ -275,8 +283,11 @@ interface Pending {
   readonly server: ServerServices;
   readonly session: Session;
   readonly req: JsonRpcRequest;
+  readonly params: Params;
   readonly inbound: Inbound;
   readonly cancel: Cancellation;
+  /** The method's middleware (empty: none). */
+  readonly chain: readonly Middleware[];
   /** Held in the session's in-flight map (it did not answer at once, and counts against the limit). */
   held: boolean;
 }

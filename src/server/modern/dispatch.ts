@@ -43,7 +43,7 @@ import { toWireError } from '../wire-error.js';
 import { readEnvelope, SUPPORTED_VERSIONS, type Envelope } from './envelope.js';
 import { Subscription, type ListenServer } from './listen.js';
 import { ROUND_ENDED, requestContext, withInput, type RoundServer } from './input-required.js';
-import { extend } from '../../protocol/extend.js';
+import { copy, extend } from '../../protocol/extend.js';
 
 /** A request's params as they came off the wire. */
 type Params = Record<string, unknown>;
@@ -150,11 +150,15 @@ const NO_CAPABILITIES: ClientCapabilities = Object.freeze({});
 function withServerInfo(server: ModernDeps, result: Result, hint?: CacheHint, resultType?: 'complete'): Result {
   const meta = result._meta;
   const _meta = isObject(meta) ? extend(meta, { [META.serverInfo]: server.info }) : server.infoMeta;
-  if (hint === undefined) return extend(result, resultType ? { _meta, resultType } : { _meta });
-  return extend(
-    result,
-    resultType ? { ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta, resultType } : { ttlMs: hint.ttlMs, cacheScope: hint.scope, _meta },
-  );
+  // A copy given its keys one by one: no object made for the keys alone (extend.ts on why no spread).
+  const out: Record<string, unknown> = copy(result);
+  if (hint !== undefined) {
+    out.ttlMs = hint.ttlMs;
+    out.cacheScope = hint.scope;
+  }
+  out._meta = _meta;
+  if (resultType) out.resultType = resultType;
+  return out as Result;
 }
 
 /** A route's era-neutral result as 2026-07-28 sends it. */
@@ -304,15 +308,19 @@ export function handleModernRequest(
     return listenThrough(server, chain, req, params, env, inbound, inflight);
   }
   const cancel = new Cancellation(inbound);
-  const request: Pending = { server, req, env, inbound, inflight, cancel, held: false };
-  const work =
-    chain.length === 0
-      ? () => answer(server, req, params, env, inbound, cancel, undefined)
-      : () => {
-          const ex = exchange('request', req.method, params, req.id, env, inbound, cancel);
-          return runChain(chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as object | Promise<object>;
-        };
-  return settle(request, work, conclude, inflight === undefined ? undefined : hold);
+  const request: Pending = { server, req, params, env, inbound, inflight, cancel, chain, held: false };
+  return settle(request, chain.length === 0 ? answerPlain : answerThrough, conclude, inflight === undefined ? undefined : hold);
+}
+
+// The request's work, given the request: no closure per request (settle.ts).
+function answerPlain(p: Pending): object | Promise<object> {
+  return answer(p.server, p.req, p.params, p.env, p.inbound, p.cancel, undefined);
+}
+
+function answerThrough(p: Pending): object | Promise<object> {
+  const { server, req, env, inbound, cancel } = p;
+  const ex = exchange('request', req.method, p.params, req.id, env, inbound, cancel);
+  return runChain(p.chain, ex, () => answer(server, req, ex.params, env, inbound, cancel, ex.state)) as object | Promise<object>;
 }
 
 /** In flight only while it runs past its dispatch, as on a legacy session (legacy/dispatch.ts `hold`). */
@@ -325,11 +333,14 @@ function hold(p: Pending): void {
 interface Pending {
   readonly server: ModernDeps;
   readonly req: JsonRpcRequest;
+  readonly params: Params;
   readonly env: Envelope;
   readonly inbound: Inbound;
   /** The channel's in-flight requests, when it cancels by notification (stdio). */
   readonly inflight: InflightRegistry | undefined;
   readonly cancel: Cancellation;
+  /** The method's middleware (empty: none). */
+  readonly chain: readonly Middleware[];
   /** Held in `inflight` (it did not answer at once). */
   held: boolean;
 }
