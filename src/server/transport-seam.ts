@@ -54,6 +54,12 @@ export interface Inbound {
    * stream): `watcher.abort()` is called once when the channel can no longer deliver, unless
    * `unwatch(watcher)` came first. Lighter than an AbortSignal and its listener, which a server
    * holding thousands of streams pays for each. Optional: without it, `signal` is used.
+   *
+   * A watcher also holds the payload's work open: the core's `handle` may settle while a
+   * watcher is still registered (the stream is open and answers by itself), and the payload is
+   * over only at `unwatch`, which comes after the watcher's last `send`. A transport that
+   * concludes its exchange when `handle` settles waits for that too; so a listen stream costs
+   * no promise while it is open.
    */
   watch?(watcher: { abort(): void }): void;
   unwatch?(watcher: { abort(): void }): void;

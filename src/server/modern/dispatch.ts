@@ -304,7 +304,7 @@ export function handleModernRequest(
   }
   const chain = server.middleware.chainFor(req.method);
   if (req.method === 'subscriptions/listen') {
-    if (chain.length === 0) return listen(server, req.id, params, env, inbound, inflight);
+    if (chain.length === 0) return listen(server, req.id, params, env, inbound, inflight, true);
     return listenThrough(server, chain, req, params, env, inbound, inflight);
   }
   const cancel = new Cancellation(inbound);
@@ -382,7 +382,8 @@ async function listenThrough(
   try {
     const result = await runChain(chain, ex, async () => {
       opened = true;
-      await listen(server, req.id, ex.params, env, inbound, inflight);
+      // Middleware hears of the stream's end (`next()` resolves then): the promise is kept.
+      await listen(server, req.id, ex.params, env, inbound, inflight, false);
       return undefined;
     });
     if (!opened && isObject(result)) {
@@ -469,7 +470,10 @@ const NO_ASKS: Asker = {
     Promise.reject(new McpError(ErrorCode.InternalError, `${method} can only be asked during tools/call, prompts/get or resources/read`)),
 };
 
-/** subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends. */
+/**
+ * subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends, or
+ * (`watched`, no middleware waiting on it) returns at once on a channel that has `watch`.
+ */
 function listen(
   server: ModernDeps,
   id: RequestId,
@@ -477,6 +481,7 @@ function listen(
   env: Envelope,
   inbound: Inbound,
   inflight: InflightRegistry | undefined,
+  watched: boolean,
 ): void | Promise<void> {
   const asked = params.notifications;
   if (!isObject(asked)) {
@@ -529,6 +534,8 @@ function listen(
       return inbound.send(errorResponse(id, toWireError(e, env.version, server)));
     }
   }
-  // Settles when the stream ends; the one promise a stream holds while it is open (no suspended async frames).
+  // A watched channel (HTTP) hears of the end at `unwatch` (transport-seam.ts): no promise per
+  // open stream. Otherwise the work settles when the stream ends, the one promise it holds.
+  if (watched && inbound.watch !== undefined) return new Subscription(server, id, filter, topics, inbound, inflight, undefined).start();
   return new Promise<void>((resolve) => new Subscription(server, id, filter, topics, inbound, inflight, resolve).start());
 }

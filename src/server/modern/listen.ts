@@ -104,7 +104,8 @@ export interface ListenServer {
 
 /**
  * One open listen stream. A class rather than closures: a server may hold 10,000 of them,
- * so each costs one object (plus its promise), and it is its own abort listener.
+ * so each costs one object (plus, on a channel without `watch`, its promise), and it is its
+ * own abort listener.
  */
 export class Subscription implements Listener, Abortable {
   private graceful = false;
@@ -120,7 +121,8 @@ export class Subscription implements Listener, Abortable {
     readonly channel: Inbound,
     /** stdio: `notifications/cancelled` ends it too. */
     private readonly inflight: InflightRegistry | undefined,
-    private readonly resolve: () => void,
+    /** Settles `listen`'s promise; undefined on a watched channel, which `unwatch` tells instead. */
+    private readonly resolve: (() => void) | undefined,
   ) {}
 
   start(): void {
@@ -171,13 +173,14 @@ export class Subscription implements Listener, Abortable {
     this.done = true;
     this.server.hub.remove(this);
     this.inflight?.delete(this.id);
-    if (this.watched) this.channel.unwatch?.(this);
-    else this.channel.signal?.removeEventListener('abort', this);
+    if (!this.watched) this.channel.signal?.removeEventListener('abort', this);
     if (this.graceful) {
       this.channel.send(
         resultResponse(this.id, { resultType: 'complete', _meta: { [META.subscriptionId]: this.id, [META.serverInfo]: this.server.info } }),
       );
     }
-    this.resolve();
+    // The last thing: a watched channel's payload is over at unwatch (transport-seam.ts).
+    if (this.watched) this.channel.unwatch?.(this);
+    this.resolve?.();
   }
 }

@@ -66,6 +66,8 @@ export class PostResponder implements Inbound, DisconnectListener {
   #ac: AbortController | undefined;
   /** `watch`'s watcher (a listen stream): told when the response stream closes, without an AbortController. */
   #watcher: { abort(): void } | undefined;
+  /** The core settled while a watcher held the exchange: `settled()` runs at its `unwatch` (transport-seam.ts). */
+  #settleOnUnwatch = false;
   #gone = false;
   #batch: JsonRpcResponse[] | undefined;
   #final: JsonRpcResponse | undefined;
@@ -136,7 +138,12 @@ export class PostResponder implements Inbound, DisconnectListener {
   }
 
   unwatch(watcher: { abort(): void }): void {
-    if (this.#watcher === watcher) this.#watcher = undefined;
+    if (this.#watcher !== watcher) return;
+    this.#watcher = undefined;
+    if (this.#settleOnUnwatch) {
+      this.#settleOnUnwatch = false;
+      this.settled();
+    }
   }
 
   /** `sse: 'always'`: open the stream before the core runs. */
@@ -241,14 +248,17 @@ export class PostResponder implements Inbound, DisconnectListener {
   onDisconnect(ex: HttpExchange): void {
     this.#gone = true;
     this.#ac?.abort();
-    const watcher = this.#watcher;
-    this.#watcher = undefined;
-    watcher?.abort();
     this.#channel?.onDisconnect(ex);
+    // Last, with the stream already let go: the watcher's unwatch may be what ends the exchange.
+    this.#watcher?.abort();
   }
 
-  /** The core's `handle` settled: whatever is still open ends now. */
+  /** The core's `handle` settled: whatever is still open ends now (or, while a watcher holds it, at its `unwatch`). */
   settled(): void {
+    if (this.#watcher !== undefined) {
+      this.#settleOnUnwatch = true;
+      return;
+    }
     if (this.#state === 'sse') {
       this.#finishStream();
       return;
