@@ -471,8 +471,8 @@ const NO_ASKS: Asker = {
 };
 
 /**
- * subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends, or
- * (`watched`, no middleware waiting on it) returns at once on a channel that has `watch`.
+ * subscriptions/listen (basic/patterns/subscriptions.mdx): settles when the stream ends, or,
+ * with `endByUnwatch` (no middleware waits on it), returns at once on a channel that has `watch`.
  */
 function listen(
   server: ModernDeps,
@@ -481,7 +481,7 @@ function listen(
   env: Envelope,
   inbound: Inbound,
   inflight: InflightRegistry | undefined,
-  watched: boolean,
+  endByUnwatch: boolean,
 ): void | Promise<void> {
   const asked = params.notifications;
   if (!isObject(asked)) {
@@ -536,6 +536,6 @@ function listen(
   }
   // A watched channel (HTTP) hears of the end at `unwatch` (transport-seam.ts): no promise per
   // open stream. Otherwise the work settles when the stream ends, the one promise it holds.
-  if (watched && inbound.watch !== undefined) return new Subscription(server, id, filter, topics, inbound, inflight, undefined).start();
+  if (endByUnwatch && inbound.watch !== undefined) return new Subscription(server, id, filter, topics, inbound, inflight, undefined).start();
   return new Promise<void>((resolve) => new Subscription(server, id, filter, topics, inbound, inflight, resolve).start());
 }
