@@ -536,6 +536,7 @@ function listen(
   }
   // A watched channel (HTTP) hears of the end at `unwatch` (transport-seam.ts): no promise per
   // open stream. Otherwise the work settles when the stream ends, the one promise it holds.
-  if (endByUnwatch && inbound.watch !== undefined) return new Subscription(server, id, filter, topics, inbound, inflight, undefined).start();
+  if (endByUnwatch && inbound.watch !== undefined)
+    return new Subscription(server, id, filter, topics, inbound, inflight, undefined).start();
   return new Promise<void>((resolve) => new Subscription(server, id, filter, topics, inbound, inflight, resolve).start());
 }
