@@ -1,6 +1,7 @@
 /**
  * The MCP messages the benchmark sends, rendered once per shape, and the checks of the
- * answers. Modern requests are complete 2026-07-28 requests (mcp-spec README §3.2, §3.9):
+ * answers. Modern requests are complete 2026-07-28 requests (basic/index.mdx §Per-request
+ * protocol fields; streamable-http.mdx §Request Metadata):
  * `_meta` protocol version, client capabilities and client info in the body, and the
  * mirrored `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers.
  */

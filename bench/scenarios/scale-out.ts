@@ -1,5 +1,5 @@
 /**
- * Scenario 8, scale-out on Redis (issue 11; run on request: `--only scale-out`). Three
+ * Scenario 8, scale-out on Redis (docs/scale-out.md; run on request: `--only scale-out`). Three
  * configurations of the Janus bench server, interleaved per repetition:
  *   (a) `one`: one process, no Redis;
  *   (b) `one+redis`: one process on Redis (`redisCluster`);

@@ -1,4 +1,4 @@
-/** Prompts, resources and completions of the conformance fixture (README §5.4, §5.5). */
+/** Prompts, resources and completions of the conformance fixture, for the conformance suite's scenarios of each. */
 import type { Server } from '../../src/server/index.js';
 import { PNG_1X1 } from './media.js';
 

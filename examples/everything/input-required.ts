@@ -1,5 +1,6 @@
 /**
- * Multi round-trip (input_required) tools and prompt (conformance README §5.6). The forms
+ * Multi round-trip (input_required) tools and prompt, for the conformance suite's
+ * input_required scenarios. The forms
  * are Zod schemas: `ctx.elicit` sends them as flat JSON Schema and types the answers.
  */
 import { z } from 'zod';

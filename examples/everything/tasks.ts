@@ -1,5 +1,5 @@
 /**
- * The tasks extension's fixture tools (conformance README §5.7: the SEP-2663 scenarios name
+ * The tasks extension's fixture tools (the conformance suite's SEP-2663 tasks scenarios name
  * them): a plain tool, long-running ones that run as tasks, one that fails as a tool, one that
  * fails as a protocol, ones that park on input, and one that gathers input before it goes async.
  */

@@ -1,6 +1,6 @@
 /** Human-readable output: tables of lists, tool results as text, the server's description. */
 import type { Client } from '../client/index.js';
-import type { CallToolResult } from '../protocol/index.js';
+import type { CallToolResult, ContentBlock } from '../protocol/index.js';
 
 /** Rows as aligned columns; the last column is not padded. Cells are single lines. */
 export function table(header: string[], rows: string[][]): string {
@@ -36,12 +36,13 @@ export function argumentSummary(schema: unknown): string {
  * the structured content as JSON when no text carries it.
  */
 export function resultText(result: CallToolResult): string {
-  const parts = result.content.map((item) => contentText(item as unknown as Record<string, unknown>));
+  const parts = result.content.map((item) => contentText(item));
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
   return parts.join('\n');
 }
 
-function contentText(item: Record<string, unknown>): string {
+/** One content block as a line of text. Typed by the schema, but a server may break it: hence the `String()`s and fallbacks. */
+function contentText(item: ContentBlock): string {
   switch (item.type) {
     case 'text':
       return String(item.text);
@@ -49,7 +50,7 @@ function contentText(item: Record<string, unknown>): string {
     case 'audio':
       return `[${item.type} ${item.mimeType}, ${base64Bytes(String(item.data ?? ''))} bytes]`;
     case 'resource': {
-      const r = (item.resource ?? {}) as Record<string, unknown>;
+      const r: { readonly text?: unknown; readonly uri?: unknown; readonly mimeType?: unknown } = item.resource ?? {};
       return typeof r.text === 'string' ? r.text : `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ''}, binary]`;
     }
     case 'resource_link':

@@ -1,5 +1,6 @@
 /** `discover TARGET` and `list TARGET [tools|prompts|resources|templates]`: read-only looks at a server. */
 import { connect, type Client } from '../client/index.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/index.js';
 import { CONNECT_OPTIONS, UsageError, connectOptions, parseVerb, target } from './args.js';
 import { argumentSummary, describeText, description, oneLine, table } from './format.js';
 import type { Output } from './output.js';
@@ -31,60 +32,78 @@ export async function listVerb(args: string[], out: Output): Promise<number> {
   try {
     const listed = await everything(client, kind);
     // --json: the wire result's shape (`resourceTemplates` for templates), every page joined.
-    if (values.json) out.stdout(JSON.stringify({ [kind === 'templates' ? 'resourceTemplates' : kind]: listed }, null, 2));
-    else out.stdout(listed.length ? tableOf(kind, listed) : `(no ${kind})`);
+    if (values.json) out.stdout(JSON.stringify({ [kind === 'templates' ? 'resourceTemplates' : kind]: listed.items }, null, 2));
+    else out.stdout(listed.items.length ? tableOf(listed) : `(no ${kind})`);
     return 0;
   } finally {
     await client.close();
   }
 }
 
+/** One list, every page joined, with what its items are. */
+type Listed =
+  | { readonly kind: 'tools'; readonly items: Tool[] }
+  | { readonly kind: 'prompts'; readonly items: Prompt[] }
+  | { readonly kind: 'resources'; readonly items: Resource[] }
+  | { readonly kind: 'templates'; readonly items: ResourceTemplate[] };
+
 /** Every page of one list. */
-async function everything(client: Client, kind: Kind): Promise<Record<string, unknown>[]> {
-  if (kind === 'tools') return (await client.listAllTools()) as unknown as Record<string, unknown>[];
-  const items: Record<string, unknown>[] = [];
+async function everything(client: Client, kind: Kind): Promise<Listed> {
+  switch (kind) {
+    case 'tools':
+      return { kind, items: await client.listAllTools() };
+    case 'prompts':
+      return { kind, items: await allPages('prompts', (params) => client.listPrompts(params)) };
+    case 'resources':
+      return { kind, items: await allPages('resources', (params) => client.listResources(params)) };
+    case 'templates':
+      return { kind, items: await allPages('resourceTemplates', (params) => client.listResourceTemplates(params)) };
+  }
+}
+
+/** The items under `key` of every page, following `nextCursor` (up to 100,000 items); a page without them adds none. */
+async function allPages<K extends string, T>(
+  key: K,
+  page: (params: { cursor?: string }) => Promise<{ readonly [k in K]?: readonly T[] } & { readonly nextCursor?: string }>,
+): Promise<T[]> {
+  const items: T[] = [];
   let cursor: string | undefined;
   do {
     const params = cursor === undefined ? {} : { cursor };
-    const result =
-      kind === 'prompts'
-        ? await client.listPrompts(params)
-        : kind === 'resources'
-          ? await client.listResources(params)
-          : await client.listResourceTemplates(params);
-    const key = kind === 'templates' ? 'resourceTemplates' : kind;
-    items.push(...((result as unknown as Record<string, Record<string, unknown>[]>)[key] ?? []));
+    const result = await page(params);
+    items.push(...(result[key] ?? []));
     cursor = result.nextCursor;
   } while (cursor !== undefined && items.length < 100_000);
   return items;
 }
 
-function tableOf(kind: Kind, items: Record<string, unknown>[]): string {
+/** The list as a table. The values are as the server sent them, so each is checked before it is printed. */
+function tableOf(listed: Listed): string {
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  switch (kind) {
+  switch (listed.kind) {
     case 'tools':
       return table(
         ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
-        items.map((t) => [text(t.name), argumentSummary(t.inputSchema), oneLine(text(t.description))]),
+        listed.items.map((t) => [text(t.name), argumentSummary(t.inputSchema), oneLine(text(t.description))]),
       );
     case 'prompts':
       return table(
         ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
-        items.map((p) => [
+        listed.items.map((p) => [
           text(p.name),
-          ((p.arguments ?? []) as Array<{ name: string; required?: boolean }>).map((a) => (a.required ? a.name : `${a.name}?`)).join(', '),
+          (p.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`)).join(', '),
           oneLine(text(p.description)),
         ]),
       );
     case 'resources':
       return table(
         ['URI', 'NAME', 'MIME TYPE'],
-        items.map((r) => [text(r.uri), text(r.name), text(r.mimeType)]),
+        listed.items.map((r) => [text(r.uri), text(r.name), text(r.mimeType)]),
       );
     case 'templates':
       return table(
         ['URI TEMPLATE', 'NAME', 'MIME TYPE'],
-        items.map((r) => [text(r.uriTemplate), text(r.name), text(r.mimeType)]),
+        listed.items.map((r) => [text(r.uriTemplate), text(r.name), text(r.mimeType)]),
       );
   }
 }

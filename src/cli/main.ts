@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 /**
- * `janus-mcp`: the command line over the public API (DESIGN.md §Around the core: a thin
- * layer). Parsing, formatting and prompting live here; the protocol is the client's and the
- * server's. Exit codes: 0 success, 1 a failed call or tool, 2 a usage error.
+ * `janus-mcp`: the command line, a thin layer over the public API. Parsing, formatting and
+ * prompting live here; the protocol is the client's and the server's. Exit codes: 0 success, 1 a failed call or tool, 2 a usage error.
  */
 import { UsageError, packageVersion } from './args.js';
 import { callVerb } from './call.js';

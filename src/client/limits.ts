@@ -1,5 +1,5 @@
 /**
- * The client's bounds on what a server can make it hold or do (DESIGN.md §Safe by default).
+ * The client's bounds on what a server can make it hold or do, safe by default.
  * Each has its default here, an option in `ConnectOptions` (options.ts) and a clear error
  * when it is reached; docs/client.md §Options lists them.
  */

@@ -1,6 +1,6 @@
 /**
  * Client middleware: a typed `(ctx, next)` chain around every logical request the client
- * sends, the same in both eras and on every transport (DESIGN.md §Around the core): each
+ * sends, the same in both eras and on every transport: each
  * call of the `Client` API, and the requests `connect()` sends to detect the era
  * (`server/discover`, `initialize`). Not around the client's answers to server requests,
  * nor notifications.

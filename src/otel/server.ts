@@ -1,6 +1,6 @@
 /**
  * The server side: one SERVER span per inbound request, in both eras and on every transport,
- * made by a middleware (DESIGN.md §Around the core), so it sees every request the server
+ * made by a middleware (src/server/middleware.ts), so it sees every request the server
  * answers, errors included. Its parent is the trace context the client put in `params._meta`;
  * an ambient context (an HTTP server span from HTTP instrumentation, say) becomes a link
  * (mcp.md §Context propagation). The rest of the chain and the handler run inside the span's

@@ -2,7 +2,7 @@
  * Which era an inbound message claims: the one classifier behind the server core (per
  * message, on channels that carry both eras, such as stdio) and the HTTP transport (per
  * POST, because the HTTP rules differ per era). The spec leaves the exact rule to
- * implementations (mcp-spec README §3.12 "Dual-era server", §4.7); Janus's is:
+ * implementations (2026-07-28 basic/versioning.mdx §Backward Compatibility); Janus's is:
  *
  * - a `_meta` protocol version claims 2026-07-28, even on `initialize` (which that revision
  *   answers with -32601: it has no handshake);

@@ -62,8 +62,8 @@ function sameValue(header: string, body: unknown): boolean {
  * Validates the mirrored headers of a modern request against its body. Returns the -32020
  * message, or undefined when they agree. Requests without a body `protocolVersion` are not
  * compared: the core refuses them with -32602 (basic/index.mdx §Per-request protocol fields),
- * which the conformance suite expects even when the version header is present (mcp-spec
- * README §4.3 leaves the precedence open).
+ * which the conformance suite expects even when the version header is present (the spec does
+ * not say which of the two checks comes first).
  */
 export function checkRequestHeaders(headers: HeaderReader, request: JsonRpcRequest, tools: ToolHeaderLookup): string | undefined {
   const params = request.params;

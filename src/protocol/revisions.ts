@@ -6,8 +6,7 @@
  * this table (`revision(v).features.progressMessage`, `revision(v).errors.resourceNotFound`).
  *
  * Each revision is written as the one before it, plus and minus what changed (the
- * revision's changelog, docs/<rev>/changelog.mdx; mcp-spec README §2), as metosin's
- * mcp-toolkit derives a newer table from an older one. Adding a revision is one more
+ * revision's changelog, docs/<rev>/changelog.mdx). Adding a revision is one more
  * `derive(...)` entry here and its name in versions.ts. test/protocol/revisions.test.ts
  * pins methods, fields, capabilities, error codes and the schema-visible flags to each
  * revision's official schema.json.
@@ -57,7 +56,7 @@ export const CONTENT_BLOCKS: Readonly<Record<string, WireType>> = {
   resource_link: 'ResourceLink',
 };
 
-/** Error codes whose meaning or existence differs between revisions (mcp-spec README §2.4). */
+/** Error codes whose meaning or existence differs between revisions (each field says where). */
 export interface RevisionErrors {
   /**
    * An unknown resource URI: -32002 up to 2025-11-25; -32602 in 2026-07-28, where servers
@@ -73,7 +72,7 @@ export interface RevisionErrors {
   readonly unsupportedProtocolVersion?: number;
 }
 
-/** Transport rules that differ (mcp-spec README §2.3; docs/<rev>/basic/transports.mdx). */
+/** Transport rules that differ (docs/<rev>/basic/transports.mdx). */
 export interface TransportRules {
   /** The HTTP+SSE transport (GET stream, `endpoint` event, POST to it): 2024-11-05. */
   readonly httpSse: boolean;

@@ -23,7 +23,7 @@ import type {
 import type { PromptHandler, RequestContext, ResourceReader, Server, TemplateReader, ToolHandler } from '../server/index.js';
 import { CONTINUATION_PREFIX, Continuation } from './continuation.js';
 import type { Forwarders, Mirror } from './mirror.js';
-import { type AskMethod, type Asker, InFlight } from './scope.js';
+import { type Asker, InFlight, type Question } from './scope.js';
 import type { Upstream } from './upstream.js';
 
 /** ctx.state keys between the tools/call middleware and the tool handlers. */
@@ -40,17 +40,17 @@ interface Resume {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Asks a downstream request's client, with the mechanics of its era. */
-function askDownstream(ctx: RequestContext, method: AskMethod, params: Record<string, unknown>): Promise<object> {
+function askDownstream(ctx: RequestContext, ...[method, params]: Question): Promise<object> {
   switch (method) {
     case 'elicitation/create':
-      if (params.mode === 'url') return ctx.elicitUrl(params as never);
+      if (params.mode === 'url') return ctx.elicitUrl(params);
       return ctx.elicit({
         message: String(params.message ?? ''),
-        requestedSchema: (params.requestedSchema ?? {}) as Record<string, unknown>,
+        requestedSchema: params.requestedSchema ?? {},
         ...(isObject(params._meta) ? { _meta: params._meta } : {}),
       });
     case 'sampling/createMessage':
-      return ctx.sample(params as unknown as CreateMessageParams);
+      return ctx.sample(params);
     case 'roots/list':
       return ctx.roots().then((roots) => ({ roots }));
   }
@@ -59,7 +59,7 @@ function askDownstream(ctx: RequestContext, method: AskMethod, params: Record<st
 /** The asker of a call that asks its downstream client directly. */
 function direct(ctx: RequestContext): Asker {
   return {
-    ask: (method, params) => askDownstream(ctx, method, params),
+    ask: (...question) => askDownstream(ctx, ...question),
     log: (level, data, logger) => ctx.log(level, data, logger),
   };
 }
@@ -88,10 +88,10 @@ export class Bridge implements Forwarders {
     };
   }
 
-  private ask(method: AskMethod, params: object): Promise<object> {
+  private ask(...question: Question): Promise<object> {
     const asker = this.inFlight.current();
-    if (!asker) return Promise.reject(new McpError(ErrorCode.InternalError, `${method}: no downstream call in flight to ask`));
-    return asker.ask(method, params as Record<string, unknown>);
+    if (!asker) return Promise.reject(new McpError(ErrorCode.InternalError, `${question[0]}: no downstream call in flight to ask`));
+    return asker.ask(...question);
   }
 
   tool(name: string): ToolHandler {

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '../protocol/index.js';
 import type { CallToolResult, InputRequest, LoggingLevel } from '../protocol/index.js';
 import type { RequestContext } from '../server/index.js';
-import type { AskMethod, Asker } from './scope.js';
+import type { AskMethod, Asker, Question } from './scope.js';
 
 /** `requestState` values of the proxy's own rounds start with this. */
 export const CONTINUATION_PREFIX = 'janus-proxy.';
@@ -113,7 +113,7 @@ export class Continuation implements Asker {
   }
 
   /** The upstream asks: the question joins the next round, and is answered by its retry. */
-  ask(method: AskMethod, params: Record<string, unknown>): Promise<object> {
+  ask(...[method, params]: Question): Promise<object> {
     const need = NEEDS[method];
     const caps = this.ctx?.client.capabilities;
     if (caps && !caps[need]) {

@@ -1,7 +1,7 @@
 /**
  * `createProxy`: one upstream MCP server (any revision: a command over stdio, a Streamable
  * HTTP or HTTP+SSE URL, a transport, a connected client) served to downstream clients of every
- * revision (DESIGN.md §Around the core, "Proxy and command"). Upstream it is a Janus client,
+ * revision (docs/proxy.md). Upstream it is a Janus client,
  * downstream a Janus server, built on their public API only: the downstream side has the same
  * limits, Host/Origin rules and authorization as any Janus server, because it is one.
  */

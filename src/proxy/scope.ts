@@ -8,14 +8,23 @@
  * falls back on the call in flight, the latest one started when several are (docs/proxy.md §Limits).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LoggingLevel } from '../protocol/index.js';
+import type { CreateMessageParams, ElicitParams, LoggingLevel } from '../protocol/index.js';
 
-/** A server-to-client request the upstream may send during a call. */
-export type AskMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+/**
+ * A server-to-client request the upstream may send during a call, with its params as the
+ * upstream client's handler (`onElicit`, `onSample`, `onRoots`) received them.
+ */
+export type Question =
+  | [method: 'elicitation/create', params: ElicitParams]
+  | [method: 'sampling/createMessage', params: CreateMessageParams]
+  | [method: 'roots/list', params: Record<string, never>];
+
+/** The method of a `Question`. */
+export type AskMethod = Question[0];
 
 /** Whoever answers the upstream's questions and takes its log messages during one call. */
 export interface Asker {
-  ask(method: AskMethod, params: Record<string, unknown>): Promise<object>;
+  ask(...question: Question): Promise<object>;
   log(level: LoggingLevel, data: unknown, logger?: string): void;
 }
 

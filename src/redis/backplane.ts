@@ -1,6 +1,6 @@
 /**
- * Registry changes and resource updates across instances (issue 11: "a change made on any
- * instance reaches every open listen stream on every instance, in order, once"). Each event is
+ * Registry changes and resource updates across instances (a change made on any instance
+ * reaches every open listen stream on every instance, in order, once). Each event is
  * PUBLISHed on one channel and comes back through a second, subscribed connection to every
  * instance, this one included, so all instances see one order. When Redis cannot take it,
  * this instance still tells its own streams: fan-out degrades to local, it does not stop.

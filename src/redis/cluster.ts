@@ -1,5 +1,5 @@
 /**
- * A `Cluster` on Redis (DESIGN.md §Scale-out): two connections (commands, and the subscribed
+ * A `Cluster` on Redis (docs/scale-out.md): two connections (commands, and the subscribed
  * one the backplane needs), the fan-out channel, the one-time-use records and the
  * ring of `requestState` sealing secrets (secret-ring.ts), all under one prefix.
  */

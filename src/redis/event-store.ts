@@ -151,9 +151,10 @@ export class RedisEventStore implements EventStoreShape {
   async replayAfter(lastEventId: string, sink: (eventId: string, message: JsonRpcMessage) => void): Promise<string | undefined> {
     const hash = lastEventId.lastIndexOf('#');
     const cursor = CURSOR.exec(lastEventId.slice(hash + 1));
-    if (hash < 0 || cursor === null) return undefined;
+    const epoch = cursor?.[1];
+    const seq = cursor?.[2];
+    if (hash < 0 || epoch === undefined || seq === undefined) return undefined;
     const streamId = lastEventId.slice(0, hash);
-    const [, epoch, seq] = cursor as unknown as [string, string, string];
     let reply: Array<number | string> | null;
     try {
       reply = (await this.#run(REPLAY, streamId, [epoch, seq])) as Array<number | string> | null;

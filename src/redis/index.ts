@@ -1,6 +1,6 @@
 /**
  * `janus-mcp/redis`: several instances of one server behind one URL, sharing what must be
- * shared on Redis (DESIGN.md §Scale-out): registry changes and resource updates reach every
+ * shared on Redis (docs/scale-out.md): registry changes and resource updates reach every
  * instance's legacy sessions and `subscriptions/listen` streams; MRTR `requestState` is
  * sealed with shared secrets (rotated without a restart) and accepted once across all of them;
  * legacy (2025 Streamable HTTP) sessions, their SSE streams and their server-to-client

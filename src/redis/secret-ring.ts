@@ -1,8 +1,9 @@
 /**
  * The `requestState` sealing secrets of all instances, in Redis, rotated without a restart
- * (issue 11). The ring is a sorted set, `<prefix>mrtr-secrets`: each secret scored with the
- * time it starts sealing (`activeAt`, ms since the epoch). Every instance keeps a copy in
- * memory, refreshed on a notice on `<prefix>mrtr-rotated` and on a timer, and:
+ * (docs/scale-out.md §The sealing secrets). The ring is a sorted set, `<prefix>mrtr-secrets`:
+ * each secret scored with the time it starts sealing (`activeAt`, ms since the epoch). Every
+ * instance keeps a copy in memory, refreshed on a notice on `<prefix>mrtr-rotated` and on a
+ * timer, and:
  *
  * - opens with every secret it keeps, including one whose `activeAt` is still to come;
  * - seals with the newest secret whose `activeAt` has passed (the oldest kept, if none has);

@@ -1,6 +1,6 @@
 /**
- * Legacy Streamable HTTP sessions on Redis (issue 11: "a session created on one instance is
- * served by any other"): the `SessionStore` a cluster's instances share.
+ * Legacy Streamable HTTP sessions on Redis, so that a session created on one instance is
+ * served by any other: the `SessionStore` a cluster's instances share.
  *
  * Per session, `<prefix>session:{<id>}` is a hash: `v` the negotiated version, `p` who opened
  * it (when authenticated), `caps` and `info` the client's capabilities and implementation
@@ -18,6 +18,7 @@
  * `<prefix>signals:all`, heard on the subscribed connection. Publish/subscribe is at most
  * once: a signal lost with a connection is a request that times out, never a wrong answer.
  */
+import { LOGGING_LEVELS, classify, type Implementation } from '../protocol/index.js';
 import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../server/index.js';
 import type { RedisConnection } from './connect.js';
 import { bounded } from './deadline.js';
@@ -259,6 +260,9 @@ function parseJson(text: string | undefined): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** `clientInfo` as the server accepted it at `initialize` (schema `Implementation`: a name and a version at least). */
+const isImplementation = (v: unknown): v is Implementation => isObject(v) && typeof v.name === 'string' && typeof v.version === 'string';
+
 function toRecord(fields: Map<string, string>, subscriptions: string[], lists: Map<string, string>): SessionRecord | undefined {
   const protocolVersion = fields.get('v');
   const caps = parseJson(fields.get('caps'));
@@ -272,7 +276,7 @@ function toRecord(fields: Map<string, string>, subscriptions: string[], lists: M
   return {
     protocolVersion,
     clientCapabilities: caps,
-    ...(isObject(info) ? { clientInfo: info as unknown as NonNullable<SessionRecord['clientInfo']> } : {}),
+    ...(isImplementation(info) ? { clientInfo: info } : {}),
     initialized: fields.get('init') === '1',
     ...(log === undefined ? {} : { logLevel: log as NonNullable<SessionRecord['logLevel']> }),
     subscriptions,
@@ -282,13 +286,35 @@ function toRecord(fields: Map<string, string>, subscriptions: string[], lists: M
   };
 }
 
-const SIGNAL_TYPES: ReadonlySet<string> = new Set(['deliver', 'answer', 'cancel', 'changed', 'appended', 'yield', 'ended']);
-
 function parseSignal(message: string): SessionSignal | undefined {
   const v = parseJson(message);
-  if (!isObject(v) || typeof v.type !== 'string' || !SIGNAL_TYPES.has(v.type) || typeof v.session !== 'string') return undefined;
-  if ((v.type === 'deliver' || v.type === 'answer') && !isObject(v.message)) return undefined;
-  if (v.type === 'cancel' && (!(typeof v.requestId === 'string' || typeof v.requestId === 'number') || typeof v.reason !== 'string'))
-    return undefined;
-  return v as unknown as SessionSignal;
+  return isSessionSignal(v) ? v : undefined;
 }
+
+const optionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
+
+/** A signal as `signal()` publishes it: the members of its variant checked one by one. */
+function isSessionSignal(v: unknown): v is SessionSignal {
+  if (!isObject(v) || typeof v.session !== 'string') return false;
+  switch (v.type) {
+    case 'deliver':
+      return classify(v.message).kind !== 'invalid' && (v.forwarded === undefined || typeof v.forwarded === 'boolean');
+    case 'answer':
+      return classify(v.message).kind === 'response';
+    case 'cancel':
+      return (typeof v.requestId === 'string' || typeof v.requestId === 'number') && typeof v.reason === 'string';
+    case 'changed':
+      return (v.logLevel === undefined || isLoggingLevel(v.logLevel)) && optionalString(v.subscribed) && optionalString(v.unsubscribed);
+    case 'appended':
+    case 'yield':
+    case 'ended':
+      return true;
+    default:
+      return false;
+  }
+}
+
+const LEVELS: ReadonlySet<unknown> = new Set(LOGGING_LEVELS);
+
+/** One of the syslog levels of `logging/setLevel`. */
+const isLoggingLevel = (v: unknown): boolean => LEVELS.has(v);

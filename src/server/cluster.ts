@@ -1,6 +1,6 @@
 /**
- * What the instances of one server share when several serve one endpoint (DESIGN.md
- * §Scale-out): `createServer({ cluster })`. `janus-mcp/redis` makes one on Redis; without one,
+ * What the instances of one server share when several serve one endpoint (docs/scale-out.md):
+ * `createServer({ cluster })`. `janus-mcp/redis` makes one on Redis; without one,
  * everything stays in this process.
  */
 import type { Backplane } from './backplane.js';

@@ -1,6 +1,6 @@
 /**
- * The context every handler receives: one API for both eras (DESIGN.md §The handler
- * contract). On a legacy session `elicit`/`sample`/`roots` send a real server-to-client
+ * The context every handler receives: one API for both eras, so that a handler is written
+ * once for both. On a legacy session `elicit`/`sample`/`roots` send a real server-to-client
  * request; on a modern request they end the call with `input_required` and the retry
  * replays the handler with the answers.
  */

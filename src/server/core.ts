@@ -268,8 +268,8 @@ export class Core implements ServerCore {
   }
 
   /**
-   * JSON-RPC batches exist only in 2025-03-26 (README §2.1); initialize is never batched. A
-   * batch is that revision's framing, so its items are dispatched on the legacy wire, on every
+   * JSON-RPC batches exist only in 2025-03-26 (its changelog; removed in 2025-06-18);
+   * initialize is never batched. A batch is that revision's framing, so its items are dispatched on the legacy wire, on every
    * transport: a 2026-07-28 method in one is unknown there, as it is over HTTP, and a
    * `subscriptions/listen` cannot hold the batch's other answers back.
    */
@@ -295,7 +295,7 @@ export class Core implements ServerCore {
     if (event.type === 'list_changed') {
       const method = `notifications/${event.kind}/list_changed`;
       for (const session of this.sessions.values()) {
-        // Seed 004: a change that does not reach the session now is announced on its next response stream.
+        // Changed since last fetched: a change that does not reach the session now is announced on its next response stream.
         if (!session.initialized || !session.toldHere) continue;
         session.listChanged(event.kind, session.host.connected !== false);
         sendTo(session, { jsonrpc: '2.0', method });

@@ -1,5 +1,5 @@
 /**
- * The seam extensions plug into (DESIGN.md §Around the core): methods, capabilities, a hook
+ * The seam extensions plug into: methods, capabilities, a hook
  * around tool calls, and topics on `subscriptions/listen`. The dispatchers consult it after
  * their own tables and know no extension by name; the tasks, skills and apps extensions
  * (src/extensions/) are written against it, as a user's own would be.

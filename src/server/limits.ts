@@ -1,5 +1,5 @@
 /**
- * The server's own limits (DESIGN.md §Safe by default): each has a documented default, an
+ * The server's own limits, safe by default: each has a documented default, an
  * option (`createServer({ limits })`) and a clear error when reached. The HTTP transport has
  * its own (body size, sessions, event store: `HttpHandlerOptions`).
  */

@@ -1,5 +1,5 @@
 /**
- * Structured logs (DESIGN.md §Around the core): a four-method `Logger` any logging library
+ * Structured logs (docs/observability.md): a four-method `Logger` any logging library
  * fits behind, and `consoleLogger`, which writes JSON lines (or readable text) to stderr.
  * Never stdout: on a stdio server stdout carries protocol messages only (transports.mdx
  * §stdio). A logger never throws into the server: fields that cannot be serialised are

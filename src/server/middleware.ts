@@ -1,6 +1,6 @@
 /**
  * Middleware: a typed `(ctx, next)` chain around every inbound request and notification, the
- * same in both eras and on every transport (DESIGN.md §Around the core). It runs after the
+ * same in both eras and on every transport. It runs after the
  * message is known to be well formed and its era decided, and before routing: so it sees
  * every request the server answers, including the ones answered with an error (an unknown
  * method, a missing capability), and it can refuse any of them.

@@ -1,6 +1,6 @@
 /**
- * `logRequests`: one log line per inbound message, as a middleware (DESIGN.md §Around the
- * core). It only observes: what `next()` resolves to, or the error it throws, goes on as it is.
+ * `logRequests`: one log line per inbound message, as a middleware (middleware.ts). It only
+ * observes: what `next()` resolves to, or the error it throws, goes on as it is.
  */
 import { ErrorCode, McpError } from '../protocol/errors.js';
 import { ToolError } from './features/tool-error.js';

@@ -1,6 +1,6 @@
 /**
- * Session hooks: what server code hears of the handshake era's sessions (seed 000: "on
- * initialized", roots changes, the end). The 2026-07-28 wire is stateless and never fires
+ * Session hooks: what server code hears of the handshake era's sessions (initialized, roots
+ * changed, ended). The 2026-07-28 wire is stateless and never fires
  * them. A hook that throws or rejects is reported to the server's `onError`; it never reaches
  * the client, and dispatch does not wait for it.
  */

@@ -1,6 +1,6 @@
 /**
  * What the instances of a cluster share of their legacy (2025 Streamable HTTP) sessions, so
- * that any instance serves any session (DESIGN.md §Scale-out): the session's record (what
+ * that any instance serves any session (docs/scale-out.md): the session's record (what
  * `initialize` negotiated, the log level, the resource subscriptions, the lists changed since
  * the client fetched them, which instance holds its GET stream), the signals the instances
  * send each other about a session, and the SSE events a client may resume from.
@@ -30,7 +30,8 @@ export interface SessionRecord extends NewSessionRecord {
   readonly subscriptions: readonly string[];
   /**
    * Lists that changed since the client last fetched them and whose change did not reach it
-   * live since (seed 004): they are announced again on its next response stream.
+   * live since (the "changed since last fetched" marker): they are announced again on its
+   * next response stream.
    */
   readonly unannounced: readonly ListKind[];
   /** The instance holding the session's GET stream, if one does. */

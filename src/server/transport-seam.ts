@@ -152,8 +152,9 @@ export interface LegacySession {
    */
   close(): void | Promise<void>;
   /**
-   * The `list_changed` notifications to announce again (seed 004): lists changed since the
-   * client last fetched them, whose change did not reach it live. A transport sends them on the
+   * The `list_changed` notifications to announce again (the "changed since last fetched"
+   * marker): lists changed since the client last fetched them, whose change did not reach it
+   * live. A transport sends them on the
    * session's response streams, before the final response.
    */
   pendingAnnouncements?(): readonly JsonRpcNotification[];

@@ -1,5 +1,5 @@
 /**
- * What a failed request answers on the wire, in either era (DESIGN.md §Safe by default): an
+ * What a failed request answers on the wire, in either era, safe by default: an
  * `McpError` as it is (the handler chose its code and words for the client); the era-neutral
  * errors of the features in the code of the revision in use; anything else masked as
  * -32603 "Internal error". Every -32603 is a failure of the server, so it is reported in full

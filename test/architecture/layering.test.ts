@@ -1,5 +1,5 @@
 /**
- * The layers of DESIGN.md hold in the imports of src/: data flows down (transports, JSON-RPC
+ * The layers of docs/architecture.md hold in the imports of src/: data flows down (transports, JSON-RPC
  * peer and protocol tables, era dispatch, features, client) and no layer reaches into another's
  * internals. Every import counts, type-only and dynamic ones included.
  *
@@ -53,13 +53,13 @@ const SERVER_FILES_NAMING_EXTENSIONS = new Set(['src/server/server.ts', 'src/ser
 const RULES: readonly Rule[] = [
   {
     name: 'core imports an extension',
-    why: 'the dispatch core knows no extension by name (DESIGN.md §Around the core): extensions plug into src/server/extension.ts',
+    why: 'the dispatch core knows no extension by name, so that extensions come and go without touching it: they plug into src/server/extension.ts',
     applies: (from) => under('src/server')(from) && !SERVER_FILES_NAMING_EXTENSIONS.has(from),
     forbidden: (e) => under('src/extensions')(e.to),
   },
   {
     name: 'modern imports legacy',
-    why: 'removing legacy support must delete one folder (DESIGN.md §Era dispatch)',
+    why: 'removing the handshake era must be deleting one folder, src/server/legacy: the stateless era cannot depend on it',
     applies: under('src/server/modern'),
     forbidden: (e) => under('src/server/legacy')(e.to),
   },
@@ -146,7 +146,7 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'cli imports beyond the public entries',
-    why: 'the janus-mcp command is a thin layer over the public API (DESIGN.md §Around the core): the client, server, stdio, http, protocol and proxy entry points and node: built-ins',
+    why: 'the janus-mcp command is a thin layer over the public API, so it can do nothing a user program cannot: the client, server, stdio, http, protocol and proxy entry points and node: built-ins',
     applies: under('src/cli'),
     forbidden: (e) => (e.external ? !e.to.startsWith('node:') : !under('src/cli')(e.to) && !CLI_MAY_IMPORT.has(e.to)),
   },
@@ -158,7 +158,7 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'proxy imports beyond the public entries',
-    why: 'janus-mcp/proxy is a Janus client upstream and a Janus server downstream, built on their public API (DESIGN.md §Around the core): the server, client and protocol entry points and node: built-ins',
+    why: 'janus-mcp/proxy is a Janus client upstream and a Janus server downstream, built on their public API, so what it needs goes into that API first: the server, client and protocol entry points and node: built-ins',
     applies: under('src/proxy'),
     forbidden: (e) => (e.external ? !e.to.startsWith('node:') : !under('src/proxy')(e.to) && !PROXY_MAY_IMPORT.has(e.to)),
   },

@@ -1,6 +1,6 @@
 /**
  * Janus's client through Janus's protected server, with a real authorization server
- * (oidc-provider) between them (issue 12, item 3), in both eras: interactively (authorization
+ * (oidc-provider) between them, in both eras: interactively (authorization
  * code with PKCE, the user's browser played by the test, a step-up when a tool needs a scope the
  * first token lacks) and headlessly (client credentials). The server sees the verified caller
  * on ctx.auth.

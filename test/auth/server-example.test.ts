@@ -1,5 +1,5 @@
 /**
- * The example server protected (issue 12, "AUTH_ISSUER=… npm run fixture:server"): spawned with
+ * The example server protected (`AUTH_ISSUER=… npm run fixture:server`): spawned with
  * AUTH_ISSUER naming a real authorization server (oidc-provider, in-process), it serves its
  * protected resource metadata, challenges requests without a token, serves requests with a
  * token issued for its own URL (http://127.0.0.1:PORT/mcp) in both eras, and refuses a token

@@ -1,5 +1,5 @@
 /**
- * The protected MCP server (issue 12, server side): `janus-mcp/http` with `auth` is an OAuth 2.1
+ * The protected MCP server (the server side of authorization): `janus-mcp/http` with `auth` is an OAuth 2.1
  * resource server in front of a real authorization server (oidc-provider, in-process), over
  * real loopback HTTP, in both eras (2025-11-25 sessions and 2026-07-28). It serves its
  * protected resource metadata (RFC 9728), challenges requests without a token (401), refuses

@@ -1,6 +1,6 @@
 /**
- * `janus-mcp discover`, `list` and `call` through the real process (issue 14, "What must hold"
- * 2), against the everything fixture over Streamable HTTP on 127.0.0.1 and over stdio: human
+ * `janus-mcp discover`, `list` and `call` through the real process, against the everything
+ * fixture over Streamable HTTP on 127.0.0.1 and over stdio: human
  * and `--json` output, exit codes (0, 1 for a tool error or a failed call, 2 for usage), progress
  * on stderr, elicitation answered from `--answers` or refused (`--no-input`, stdin not a
  * terminal), sampling answered by `--sampler`.

@@ -1,7 +1,7 @@
 /**
  * Era evidence that only exists on HTTP: the status a JSON-RPC error rides on, and bodies
  * that are empty or not MCP's (docs/2026-07-28/basic/transports/streamable-http.mdx
- * §Backward Compatibility; versioning.mdx; mcp-spec README §3.12 "Dual-era client on HTTP"):
+ * §Backward Compatibility; versioning.mdx §Backward Compatibility, a dual-era client on HTTP):
  * 1. send a modern request; 2. on 400 a recognised modern error is acted on, an empty or
  * unrecognised body means initialize; 3. initialize failing with 400/404/405 *and no modern
  * body* means try the 2024-11-05 GET; 4. a 404 carrying -32601 is a modern server.
@@ -114,7 +114,7 @@ for (const v of verdicts) {
 }
 
 for (const code of [-32020, -32021]) {
-  test(`probe answered 400 carrying ${code}: raised as McpError ${code}; no initialize, no GET (seed 001: falling back would hide the real error)`, async (t) => {
+  test(`probe answered 400 carrying ${code}: raised as McpError ${code}; no initialize, no GET (falling back would hide the real error)`, async (t) => {
     const s = await scripted({ status: 400, body: err(code, code === -32021 ? { requiredCapabilities: { elicitation: {} } } : undefined) });
     t.after(() => s.close());
     const rec = recordingFetch();

@@ -1,6 +1,6 @@
 /**
  * `maxMessageBytes` (default 16 MiB): the largest message the client takes from a server, so
- * that no server can grow its memory without limit (DESIGN.md §Safe by default). Over HTTP it
+ * that no server can grow its memory without limit. Over HTTP it
  * bounds a JSON reply body (Content-Length or not, compressed or not) and one SSE event
  * (WHATWG HTML §9.2.6: an event is its lines up to a blank line); over stdio one line. A reply
  * over the bound fails its request with an error naming the option; an oversized event on a

@@ -1,5 +1,5 @@
 /**
- * Client middleware over real transports (DESIGN.md §Around the core): `_meta` a
+ * Client middleware over real transports (src/client/middleware.ts): `_meta` a
  * middleware sets reaches a real Janus server in both eras (basic/index.mdx §_meta), over
  * Streamable HTTP on 127.0.0.1, the 2024-11-05 HTTP+SSE transport and a stdio child, next to
  * the keys the 2026-07-28 era adds; and the context names the channel, the server's URL and

@@ -3,7 +3,7 @@
  * (`@modelcontextprotocol/sdk` 1.32.2, installed with the conformance package) against this
  * server, over stdio (the everything fixture as a child process) and over Streamable HTTP. Every
  * progress notification of a progress-reporting tool must reach the client's `onprogress`
- * (issue 9, "stdio interop": the SDK handles a chunk's responses at once and its notifications a
+ * (stdio interop: the SDK handles a chunk's responses at once and its notifications a
  * microtask later, so a response read together with the last progress made it drop that
  * progress as "unknown token"). v1 speaks the handshake era only (up to 2025-11-25).
  */

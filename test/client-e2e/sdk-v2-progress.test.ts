@@ -3,7 +3,7 @@
  * (`@modelcontextprotocol/client` 2.4.0) against this server, over stdio (the everything fixture
  * as a child process) and over Streamable HTTP, in both eras it speaks: the 2025 handshake (its
  * default, `versionNegotiation` 'legacy') and 2026-07-28 (`{ pin: '2026-07-28' }`). Every progress
- * notification of a progress-reporting tool must reach `onprogress` (issue 9, "stdio interop":
+ * notification of a progress-reporting tool must reach `onprogress` (stdio interop:
  * the SDK handles a chunk's responses at once and its notifications a microtask later, so a
  * response read together with the last progress made it drop that progress as "unknown token").
  */

@@ -1,6 +1,6 @@
 /**
  * Every way a task ends, Janus client against Janus server over real Streamable HTTP on
- * 127.0.0.1, in both designs (issue 13: "for both task designs and both transports"; the
+ * 127.0.0.1, in both designs (both task designs on both transports; the
  * in-memory half is caller.test.ts): completed, a tool error (completed with isError), a
  * protocol error (failed), parked on input and resumed through onElicit, cancelled mid-run
  * (the server's handler sees the abort), and expired.

@@ -1,6 +1,6 @@
 /**
  * Era detection when the client is not pinned: docs/2026-07-28/basic/versioning.mdx
- * §Backward Compatibility and basic/transports/stdio.mdx (README §3.12; seed 001's table).
+ * §Backward Compatibility and basic/transports/stdio.mdx.
  * Probe with server/discover; a DiscoverResult or -32022 means a modern server (re-pick the
  * version from `supported`, legacy ones meaning initialize); -32020/-32021 are raised, not
  * fallen back from; any other error or silence means legacy, whatever the code.
@@ -102,7 +102,7 @@ test('stdio: a running server that never answers server/discover → legacy, pro
   }
 });
 
-test('-32022 whose `supported` lists only legacy versions → initialize with the newest of them (README §4.5)', async () => {
+test('-32022 whose `supported` lists only legacy versions → initialize with the newest of them', async () => {
   const s = withProbe((msg) => ({
     error: {
       code: -32022,
@@ -148,7 +148,7 @@ for (const [code, name] of [
   [-32021, 'MissingRequiredClientCapability'],
   [-32020, 'HeaderMismatch'],
 ] as const) {
-  test(`${code} (${name}) during the probe is raised, not fallen back from (seed 001; versioning.mdx)`, async () => {
+  test(`${code} (${name}) during the probe is raised, not fallen back from (versioning.mdx)`, async () => {
     const data = code === -32021 ? { requiredCapabilities: { elicitation: {} } } : undefined;
     const s = withProbe(() => ({ error: { code, message: name, ...(data ? { data } : {}) } }));
     await assert.rejects(connect(s.transport), (e: unknown) => e instanceof McpError && e.code === code);

@@ -1,5 +1,5 @@
 /**
- * What a server can make the client do is bounded (DESIGN.md §Safe by default):
+ * What a server can make the client do is bounded (src/client/limits.ts):
  * - one `input_required` round carries at most `maxInputRequests` asks (default 16), and a
  *   request takes at most `maxInputRounds` rounds (mrtr.mdx);
  * - at most `maxServerRequests` legacy server-to-client requests are served at once (default

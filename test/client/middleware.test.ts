@@ -1,6 +1,6 @@
 /**
- * Client middleware (DESIGN.md §Around the core: "a typed (ctx, next) chain … around the
- * client's outbound requests"), in memory against a real Janus server whose own middleware
+ * Client middleware (src/client/middleware.ts: a typed (ctx, next) chain around the client's
+ * outbound requests), in memory against a real Janus server whose own middleware
  * records what arrives: the chain's order and per-method registration, short-circuit,
  * transforms, errors, retry, `_meta` reaching the server in both eras alongside the
  * 2026-07-28 envelope (basic/index.mdx §_meta), one chain run per call however many

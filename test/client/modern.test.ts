@@ -20,7 +20,7 @@ const CAPABILITY_CASES: Array<[string, ConnectOptions, Record<string, unknown>]>
   ['no handlers', {}, {}],
   ['onElicit only', { onElicit: h.onElicit }, { elicitation: { form: {}, url: {} } }],
   ['onSample only', { onSample: h.onSample }, { sampling: {} }],
-  // 2026-07-28 roots capability has no listChanged (README §2.2).
+  // 2026-07-28 roots capability has no listChanged (its schema.json: ClientCapabilities.roots has no properties).
   ['all three', h, { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }],
 ];
 

@@ -1,6 +1,6 @@
 /**
  * Every message the client puts on the wire conforms to the official schema.json of the
- * revision in use (DESIGN.md §Schemas; test/support/wire-schema.ts): requests,
+ * revision in use (test/support/wire-schema.ts): requests,
  * notifications (initialized, cancelled) and its responses to server requests (legacy
  * elicitation/sampling/roots answers), plus the 2026-07-28 envelope, MRTR retries with
  * inputResponses/requestState and subscriptions/listen. Runs the round-trip battery in

@@ -1,6 +1,6 @@
 /**
  * The YAML parser that SKILL.md frontmatter needs is loaded on first use, not with
- * `janus-mcp/server` or `janus-mcp/client` (issue 15: nothing loaded that the first request
+ * `janus-mcp/server` or `janus-mcp/client` (nothing loaded that the first request
  * does not need; it costs tens of milliseconds of cold start): checked in a fresh process.
  */
 import assert from 'node:assert/strict';

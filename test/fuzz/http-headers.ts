@@ -10,7 +10,7 @@ import { encodeHeaderValue } from '../../src/protocol/x-mcp-header.js';
 import { META_VERSION, MODERN } from '../support/common.js';
 import { claimsModern, type Context } from './model.js';
 
-/** What a POST body claims, as a dual-era server reads it (mcp-spec README §3.12). */
+/** What a POST body claims, as a dual-era server reads it (2026-07-28 basic/versioning.mdx §Backward Compatibility). */
 export type PayloadEra = 'modern' | 'handshake' | 'legacy';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,13 +6,14 @@
  *   -32600 with the id when it could be read (else null, spelt by omission from 2025-11-25); a
  *   notification gets nothing, in a batch too; an empty batch is one -32600. MCP narrows ids to
  *   strings and integers, never null (basic/index.mdx §Requests), and params to an object.
- * - Batches exist only in 2025-03-26, and `initialize` is never batched (mcp-spec README §2.1).
- * - Eras (mcp-spec README §3.12): a request whose `_meta` names a protocol version, or whose
- *   method only 2026-07-28 has, is a 2026-07-28 request; it must carry the version (a string)
- *   and client capabilities (an object), else -32602; an unknown version is -32022
- *   (2026-07-28 basic/index.mdx §Per-request protocol fields, §Error Codes). Everything else
- *   belongs to the channel's legacy session (lifecycle.mdx): `initialize` once, then the
- *   revision's methods; -32601 for a method the revision (its schema.json) does not define.
+ * - Batches exist only in 2025-03-26 (removed in 2025-06-18), and `initialize` is never batched.
+ * - Eras (2026-07-28 basic/versioning.mdx §Backward Compatibility): a request whose `_meta`
+ *   names a protocol version, or whose method only 2026-07-28 has, is a 2026-07-28 request; it
+ *   must carry the version (a string) and client capabilities (an object), else -32602; an
+ *   unknown version is -32022 (2026-07-28 basic/index.mdx §Per-request protocol fields, §Error
+ *   Codes). Everything else belongs to the channel's legacy session (lifecycle.mdx):
+ *   `initialize` once, then the revision's methods; -32601 for a method the revision (its
+ *   schema.json) does not define.
  * - Client mistakes are never -32603 (Internal error): a wrong name, URI, cursor or argument is
  *   -32602 (2026-07-28 server/resources.mdx §Error Handling; -32002 for an unknown resource in
  *   the handshake era); a tool that fails on its arguments answers a result with isError.
@@ -125,7 +126,7 @@ const PROMPTS_THAT_ASK = new Set(['test_input_required_result_prompt']);
 /** Methods that ask the client in 2026-07-28 (mrtr.mdx) and so may need a capability the request did not declare. */
 const MAY_NEED_CAPABILITY = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
-/** Does this request claim the 2026-07-28 wire? (mcp-spec README §3.12: `_meta` names a version, or the method is modern-only.) */
+/** Does this request claim the 2026-07-28 wire? (versioning.mdx §Backward Compatibility: `_meta` names a version, or the method is modern-only.) */
 export function claimsModern(method: string, params: unknown): boolean {
   if (isObject(params) && isObject(params._meta) && has(params._meta, META_VERSION)) return true;
   return methodTables().modernOnly.has(method);

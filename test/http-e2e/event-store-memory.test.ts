@@ -1,6 +1,6 @@
 /**
- * What a legacy session's SSE answers cost in the event store, with the real server (issue 9,
- * "event store memory": 400 sessions that each got a 1 MiB result over SSE and were deleted
+ * What a legacy session's SSE answers cost in the event store, with the real server (before
+ * these bounds, 400 sessions that each got a 1 MiB result over SSE and were deleted
  * used to leave 106 MB behind). A session's streams are freed when it ends: DELETE
  * (2025-11-25 transports §Session Management item 5), idle expiry, server shutdown; the store's
  * byte bound holds however many sessions never end.

@@ -1,6 +1,6 @@
 /**
- * Seed 004's "changed since last fetched" marker for legacy HTTP sessions (issue 9, "lost
- * notifications"): a list change made while a session has no GET stream open used to never
+ * The "changed since last fetched" marker for legacy HTTP sessions, against lost
+ * notifications: a list change made while a session has no GET stream open used to never
  * reach it (2025-11-25 transports §Listening for Messages: unsolicited messages go on the GET
  * stream, if there is one). Now the session keeps the marker, and its response streams announce
  * `notifications/tools/list_changed` before their final response until the client fetches

@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding protection on every entry point and every bind (issue 9: with `serveHttp` on a
+ * DNS-rebinding protection on every entry point and every bind (before it, with `serveHttp` on a
  * non-loopback address, or `createFetchHandler` by default, a request with Host and Origin
  * `evil.example.com` ran tools). Both transport specs say servers MUST validate Origin
  * (2025-11-25 transports §Security Warning; 2026-07-28 streamable-http.mdx §Security &

@@ -1,5 +1,5 @@
 /**
- * The server half of the re-initialize race (issue 9): a GET without `Mcp-Session-Id` whose
+ * The server half of the re-initialize race: a GET without `Mcp-Session-Id` whose
  * Accept names text/event-stream is the deprecated HTTP+SSE endpoint, as 2024-11-05 clients
  * expect (2024-11-05 transports §HTTP with SSE). A client that names a later revision in
  * `MCP-Protocol-Version` (a header 2024-11-05 clients never send) lost or has not yet got its

@@ -1,5 +1,5 @@
 /**
- * Session limits per client address (issue 9, "sessions per client address": one client that
+ * Session limits per client address (without them, one client that
  * opened 10,000 sessions in 2.7 s left every other client's initialize at 503 for up to 30
  * minutes). One address holds at most `maxSessionsPerClient` sessions (429 beyond, with a
  * JSON-RPC error naming the limit); the server as a whole holds `maxSessions` (503, naming that

@@ -1,5 +1,5 @@
 /**
- * Sessions a server can act on (issue 10, seed 000) over real HTTP on 127.0.0.1:
+ * Sessions a server can act on (hooks and handles) over real HTTP on 127.0.0.1:
  * - the hooks: `onInitialized` after notifications/initialized, `onRootsChanged`,
  *   `onClosed` once per initialized session however it ends (the client's DELETE, one from
  *   outside, `server.close()`); a session that never finished its handshake fires nothing;

@@ -1,6 +1,6 @@
 /**
- * Slow clients and too many connections (issue 9: a body sent one byte every 5 s held a
- * connection for 330 s, and nothing capped connections). The handler's body deadline
+ * Slow clients and too many connections (before these bounds, a body sent one byte every 5 s
+ * held a connection for 330 s, and nothing capped connections). The handler's body deadline
  * (`bodyTimeoutMs`, also inside the user's own server), `serveHttp`'s header and request
  * timeouts, and its connection cap (`maxConnections`), each answered with a clear status.
  * Raw sockets on 127.0.0.1, so the test decides exactly what arrives and when.

@@ -1,5 +1,5 @@
 /**
- * Requests that used to get no proper answer (issue 9, "requests that never get an answer"):
+ * Requests that used to get no proper answer:
  * - A 2026-07-28 `subscriptions/listen` from a client that accepts only JSON: its answer is a
  *   stream that never becomes one JSON object (streamable-http.mdx §Receiving Messages; §Sending
  *   Messages item 2: clients MUST accept both), so 406 at once, naming text/event-stream.

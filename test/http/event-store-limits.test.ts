@@ -1,5 +1,5 @@
 /**
- * The default event store's memory bounds (issue 9, "event store memory"; 2025-11-25
+ * The default event store's memory bounds (2025-11-25
  * transports §Resumability and Redelivery makes replay a MAY, so a bounded store is free to
  * forget): bytes per stream and in total, expiry on a timer with no traffic, and freeing a
  * session's streams when it ends.

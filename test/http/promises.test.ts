@@ -1,5 +1,5 @@
 /**
- * Promises are the hot path's largest cost after the socket (issue 15): a POST answered by a
+ * Promises are the hot path's largest cost after the socket: a POST answered by a
  * synchronous tool makes two on the server, its body's and the step after it, in both eras,
  * and opening a listen stream makes the same two: nothing waits on an open stream by a promise.
  * Counted with async_hooks around one request from a raw socket whose client side makes none

@@ -1,5 +1,5 @@
 /**
- * How an SSE response reaches its socket (issue 15: listen streams, fan-out). Its head goes out
+ * How an SSE response reaches its socket (listen streams, fan-out). Its head goes out
  * with the first event when that event is written at once (a listen stream's acknowledgement):
  * one write, not two; a stream with nothing to say yet still sends its head right away. Later
  * events go to the socket as HTTP/1.1 chunks in one piece each, unless something wraps the

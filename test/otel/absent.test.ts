@@ -1,6 +1,6 @@
 /**
- * `@opentelemetry/api` is an optional peer dependency (issue 10): "with @opentelemetry/api
- * absent nothing is loaded". A child `node` process runs with resolution hooks
+ * `@opentelemetry/api` is an optional peer dependency: with @opentelemetry/api absent,
+ * nothing is loaded. A child `node` process runs with resolution hooks
  * (fixtures/resolve-hooks.ts) that log every specifier it resolves and can make
  * `@opentelemetry/*` unresolvable, as when the package is not installed: a program using the
  * server, client, stdio, http and testing entry points works and resolves nothing of

@@ -1,5 +1,5 @@
 /**
- * `janus-mcp/otel` (issue 10), metrics: `mcp.server.operation.duration` and
+ * `janus-mcp/otel`, metrics: `mcp.server.operation.duration` and
  * `mcp.client.operation.duration` (seconds, with the method, tool name, protocol version,
  * transport, and `error.type` when failed: semantic-conventions-genai docs/gen-ai/mcp.md
  * §Metrics), `janus.mcp.server.requests.active` (+1 while a request runs, back to 0 after),

@@ -1,5 +1,5 @@
 /**
- * `janus-mcp/otel` (issue 10), context and composition: the server takes its span's parent
+ * `janus-mcp/otel`, context and composition: the server takes its span's parent
  * from `params._meta` and links the ambient span (semantic-conventions-genai
  * docs/gen-ai/mcp.md §Context propagation: "SHOULD use context extracted from params._meta as
  * a parent … and SHOULD link current ambient context"); `serverTracing` composes with other

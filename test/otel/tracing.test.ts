@@ -1,5 +1,5 @@
 /**
- * `janus-mcp/otel` (issue 10), spans: a Janus client calling a Janus server gives one trace
+ * `janus-mcp/otel`, spans: a Janus client calling a Janus server gives one trace
  * across both (the server span's parent is the client span, the trace context having crossed
  * in `params._meta`), in both eras, in memory and over real HTTP on 127.0.0.1, with the
  * attributes of the MCP semantic conventions (semantic-conventions-genai docs/gen-ai/mcp.md

@@ -27,7 +27,7 @@ import {
   type Packed,
 } from './support.js';
 
-/** Subpaths whose code and types need no Node built-ins (DESIGN.md §One package). */
+/** Subpaths whose code and types need no Node built-ins: one package serves every runtime. */
 const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', 'janus-mcp/testing', 'janus-mcp/fetch', 'janus-mcp/otel'];
 /**
  * Packages a block may import and still be checked as runtime-neutral code (ArkType is not

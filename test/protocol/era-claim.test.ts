@@ -1,8 +1,9 @@
 /**
  * The one era classifier (src/protocol/era-claim.ts), used by the server core per message and
- * by the HTTP transport per POST: mcp-spec README §3.12 "Dual-era server" (modern `_meta` is
- * served statelessly, `initialize` selects legacy semantics), batches only in 2025-03-26
- * (README §2.1), and the MCP-Protocol-Version header as HTTP's last hint.
+ * by the HTTP transport per POST: a dual-era server (2026-07-28 basic/versioning.mdx §Backward
+ * Compatibility: modern `_meta` is served statelessly, `initialize` selects legacy semantics),
+ * batches only in 2025-03-26 (removed in 2025-06-18), and the MCP-Protocol-Version header as
+ * HTTP's last hint.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -2,7 +2,7 @@
  * The official reference server, @modelcontextprotocol/server-everything (a handshake-era stdio
  * program, started from its installed entry file), behind `janus-mcp proxy --port 0 -- node …`
  * (the command, a real process) serving Streamable HTTP on 127.0.0.1, driven by the official SDK
- * v2 client pinned to 2026-07-28 (issue 14 "What must hold" 1): tools
+ * v2 client pinned to 2026-07-28: tools
  * listed and called with progress, a sampling and an elicitation request answered through
  * `input_required` rounds while the upstream call stays alive (the upstream sends real
  * requests and waits), and a resource subscription delivered through `subscriptions/listen`; and a

@@ -1,5 +1,5 @@
 /**
- * The reverse bridge through real processes (issue 14): a 2026-07-28-only Janus server (a child
+ * The reverse bridge through real processes: a 2026-07-28-only Janus server (a child
  * process) behind the proxy, itself a child process serving stdio, driven by a client pinned to
  * 2025-06-18. The upstream's `input_required` round becomes a real `elicitation/create` request
  * to the handshake-era client, and the proxy retries upstream with its answer.

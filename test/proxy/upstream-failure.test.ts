@@ -1,7 +1,7 @@
 /**
  * An upstream that goes away (its process exits): downstream clients get a clear error that
  * names the upstream, and with `reconnect` the proxy starts it again and serves the new
- * process (issue 14, "upstream failures reported to clients as clear errors, with reconnection").
+ * process.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * RedisEventStore on a real redis-server (issue 11: legacy SSE streams resumable on any
+ * RedisEventStore on a real redis-server (legacy SSE streams resumable on any
  * instance; 2025-11-25 transports §Resumability and Redelivery): the EventStore contract as
  * InMemoryEventStore keeps it, across two connections standing for two server instances,
  * under a Redis that is killed or stops answering, and end to end over HTTP.

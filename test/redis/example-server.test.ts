@@ -1,5 +1,5 @@
 /**
- * The example server on Redis (issue 11, "REDIS_URL=… npm run fixture:server"): two processes
+ * The example server on Redis (`REDIS_URL=… npm run fixture:server`): two processes
  * of examples/everything/main.js, on their own ports, given only the same REDIS_URL, serve one
  * deployment. An input_required round answered by A is completed by B (the sealing key comes
  * from Redis), and the used state is refused by both (one-time use is shared); a 2025 session

@@ -1,6 +1,6 @@
 /**
- * Fan-out across instances on Redis (issue 11: "a listen stream on A receives a change made
- * through B, exactly once"): three instances of one server on one Redis; a change made on B or
+ * Fan-out across instances on Redis (a listen stream on A receives a change made through B,
+ * exactly once): three instances of one server on one Redis; a change made on B or
  * C reaches A's 2026-07-28 `subscriptions/listen` stream (basic/patterns/subscriptions.mdx) and
  * A's 2025-11-25 standalone GET stream (transports §Listening for Messages), once each.
  */

@@ -1,5 +1,5 @@
 /**
- * Redis lost and back under load (issue 11, "what must hold" 3; docs/scale-out.md §Failure
+ * Redis lost and back under load (docs/scale-out.md §Failure
  * behaviour): two instances on one redis-server serve a steady stream of 2026-07-28 requests
  * while Redis is killed, kept down, and restarted empty on the same port. No request hangs;
  * none is answered wrongly (a plain tool call never needs Redis; an MRTR retry crossing

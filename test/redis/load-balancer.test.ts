@@ -1,6 +1,6 @@
 /**
  * Real clients through a round-robin load balancer in front of three instances on one Redis
- * (issue 11), as users deploy a scaled server: no sticky sessions, each HTTP request to the
+ * (docs/scale-out.md), as users deploy a scaled server: no sticky sessions, each HTTP request to the
  * next instance. The official TypeScript SDK v2 client and Janus's own client keep one legacy
  * Streamable HTTP session (2025-11-25, 2025-06-18) whose requests, elicitation answers and GET
  * stream land on different instances: tools, both kinds of elicitation (on the POST's stream

@@ -1,7 +1,7 @@
 /**
  * MRTR `requestState` across instances on Redis (2026-07-28 basic/patterns/mrtr.mdx §Server
- * Requirements; issue 11: "a multi-round input_required call started on A completes when its
- * retries go to B and then C; replaying a used requestState on any instance is refused"). The
+ * Requirements): a multi-round input_required call started on A completes when its
+ * retries go to B and then C; replaying a used requestState on any instance is refused. The
  * instances share only the Redis URL and prefix: the sealing secret comes from Redis.
  */
 import assert from 'node:assert/strict';

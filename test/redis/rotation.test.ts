@@ -1,6 +1,6 @@
 /**
- * Rotating the shared `requestState` sealing secret without a restart (issue 11: signing keys
- * "shared, rotated without a restart"; docs/scale-out.md §The sealing secrets). Three
+ * Rotating the shared `requestState` sealing secret without a restart (docs/scale-out.md
+ * §The sealing secrets). Three
  * instances on one redis-server: a new secret is opened everywhere before anyone seals with
  * it, states sealed with the old one keep working until it is dropped, and automatic rotation
  * adds one secret per period, whichever instance gets there.

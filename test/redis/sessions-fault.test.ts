@@ -1,5 +1,5 @@
 /**
- * Legacy Streamable HTTP sessions while Redis is unreachable (issue 11; docs/scale-out.md
+ * Legacy Streamable HTTP sessions while Redis is unreachable (docs/scale-out.md
  * §Failure behaviour): three instances of one server on one redis-server, which is killed (it
  * refuses connections at once) or frozen with SIGSTOP (connections stay open, nothing
  * answers). An instance that already serves a session goes on with what it knows; writes that

@@ -1,5 +1,5 @@
 /**
- * Legacy Streamable HTTP sessions served by any instance (issue 11): three instances of one
+ * Legacy Streamable HTTP sessions served by any instance: three instances of one
  * server on one Redis. A session initialized on A is served by B and C with what it negotiated,
  * its log level and its subscriptions; an elicitation request goes out on A's GET stream and
  * its answer, POSTed to C, reaches the handler on B; a GET stream dropped on A resumes on B

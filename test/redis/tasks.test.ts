@@ -1,6 +1,6 @@
 /**
- * Tasks across instances on Redis (issue 13: "a task created on one instance is read, updated
- * and cancelled on any other"; ext-tasks §Task Creation: a task is durably created before
+ * Tasks across instances on Redis (a task created on one instance is read, updated and
+ * cancelled on any other; ext-tasks §Task Creation: a task is durably created before
  * CreateTaskResult, so `tasks/get` on any instance finds it at once). The handler runs where
  * the task was created; `tasks/update` and `tasks/cancel` taken elsewhere reach it as signals,
  * and status notifications reach listen streams on every instance.

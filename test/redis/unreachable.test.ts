@@ -1,5 +1,5 @@
 /**
- * Redis unreachable at start (issue 11 §Failure behaviour: "fails fast with a clear error"):
+ * Redis unreachable at start (docs/scale-out.md §Failure behaviour: it fails fast, with a clear error):
  * `redisCluster` rejects well within its connect timeout with a `JanusError` naming the URL
  * (not its password) and what to check, and leaves nothing running that keeps the process alive.
  */

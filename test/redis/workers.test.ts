@@ -1,5 +1,5 @@
 /**
- * Several worker processes on one machine (issue 11): examples/workers/main.js under
+ * Several worker processes on one machine: examples/workers/main.js under
  * `node:cluster`, WORKERS=2 on one PORT and one REDIS_URL. New connections reach both workers,
  * so an input_required round whose first call and retry each go over a fresh connection lands
  * on two workers; it completes every time only because the workers share the sealing key and

@@ -1,6 +1,6 @@
 /**
  * Every request with an id gets an answer, whatever happens while it is served (JSON-RPC 2.0
- * §5: a Response for each Request; DESIGN.md §Safe by default), and a message nested deeper
+ * §5: a Response for each Request), and a message nested deeper
  * than the server's JSON depth limit (`limits.maxJsonDepth`, default 64 levels) is refused
  * with -32600 before anything walks it (JSON-RPC 2.0 §5.1: valid JSON, not a valid Request).
  * Over stdio (a real child process), over HTTP (a real socket) and through the transport seam.

@@ -1,5 +1,5 @@
 /**
- * Errors on the wire (DESIGN.md §Safe by default; 2025-11-25 server/tools.mdx §Error Handling):
+ * Errors on the wire (2025-11-25 server/tools.mdx §Error Handling):
  * a tool's unexpected error is masked (an isError result "The tool failed because of an
  * internal error.") and reported in full, with its stack, to `onError`; a `ToolError` is meant
  * for the model and its message is the result's text, verbatim; `toolError(message)` does the

@@ -1,6 +1,6 @@
 /**
  * Ajv (raw JSON Schema validation) is loaded with the first raw JSON Schema, not with
- * `janus-mcp/server` (issue 15: nothing loaded that the first request does not need; its import
+ * `janus-mcp/server` (nothing loaded that the first request does not need; its import
  * was a third of the server's cold start): checked in fresh processes, over a real socket.
  */
 import assert from 'node:assert/strict';

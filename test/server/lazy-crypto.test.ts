@@ -1,6 +1,6 @@
 /**
  * The runtime's crypto is loaded with the first `requestState` a server seals or opens, not
- * with `createServer` (issue 15: nothing loaded that the first request does not need). The
+ * with `createServer` (nothing loaded that the first request does not need). The
  * default secret, made at random, was 5 ms of a cold start spent loading Web Crypto. Checked
  * in a fresh process, over a real socket, with `node:http` as the client (the process's only
  * other code).

@@ -1,7 +1,8 @@
 /**
  * Handshake-era lifecycle and JSON-RPC framing (docs/<rev>/basic/lifecycle.mdx, JSON-RPC 2.0,
- * README §2.1 batching, DESIGN.md §Decisions): version negotiation, the initialize →
- * initialized gate, batches only on 2025-03-26, the standard error codes, cancellation.
+ * batches as the 2025-03-26 changelog added them, removed in 2025-06-18): version negotiation,
+ * the initialize → initialized gate, batches only on 2025-03-26, the standard error codes,
+ * cancellation.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -36,7 +37,7 @@ test('version negotiation: an unknown version is answered with 2025-11-25, the l
   });
 });
 
-test('version negotiation: 2026-07-28 asked through initialize gets 2025-11-25, never 2026-07-28 (DESIGN.md: no handshake for the stateless era)', async () => {
+test('version negotiation: 2026-07-28 asked through initialize gets 2025-11-25, never 2026-07-28 (the stateless era has no handshake)', async () => {
   await withPeer(async (peer) => {
     const r = await peer.request('initialize', { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: CLIENT_INFO });
     assert.equal(r.result.protocolVersion, '2025-11-25');
@@ -116,7 +117,7 @@ test('a batch is 2025-03-26 framing: a 2026-07-28 subscriptions/listen in one is
   });
 });
 
-test('batches are refused with one -32600 on every revision but 2025-03-26, and before initialize (README §2.1)', async () => {
+test('batches are refused with one -32600 on every revision but 2025-03-26, and before initialize', async () => {
   for (const v of ['2024-11-05', '2025-06-18', '2025-11-25', undefined]) {
     await withPeer(async (peer) => {
       if (v) await handshake(peer, v);

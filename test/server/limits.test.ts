@@ -1,5 +1,5 @@
 /**
- * The server's own limits (`createServer({ limits })`, DESIGN.md §Safe by default): each has a
+ * The server's own limits (`createServer({ limits })`): each has a
  * documented default and a clear error when reached.
  * - listen streams per server (20,000; -32603) and distinct URIs per stream (1,000; -32602,
  *   HTTP 400), so no stream holds or echoes a huge list (subscriptions.mdx §Acknowledgment),

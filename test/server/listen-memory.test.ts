@@ -1,6 +1,6 @@
 /**
  * An open `subscriptions/listen` stream keeps what it needs (its id, its filter, its channel),
- * not the request it came in: a server may hold 10,000 of them for hours (issue 15, memory per
+ * not the request it came in: a server may hold 10,000 of them for hours (memory per
  * open stream). Checked with a forced garbage collection and a WeakRef to the request.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * `subscriptions/listen` (docs/2026-07-28/basic/patterns/subscriptions.mdx; README §3.7):
+ * `subscriptions/listen` (docs/2026-07-28/basic/patterns/subscriptions.mdx):
  * acknowledged first with the subset the server honours, the subscription id is the listen
  * request's id (type preserved), notifications go only to streams that asked for them, the
  * client ends a stream with notifications/cancelled (stdio), the server ends it gracefully

@@ -1,6 +1,6 @@
 /**
- * Structured logs (issue 10: "Structured logs to stderr or a user logger, with a level, never
- * on a stdio server's stdout"): `consoleLogger` (levels, JSON and text lines, fields that
+ * Structured logs to stderr or a user logger, with a level, never on a stdio server's
+ * stdout: `consoleLogger` (levels, JSON and text lines, fields that
  * cannot be serialised), `logRequests` (one line per inbound message, in both eras, with its
  * outcome), `ServerOptions.logger` receiving what `onError` would, and the HTTP transport's
  * configuration warning. The stdio half (stdout stays protocol only) is test/stdio/logging.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Server middleware end to end (DESIGN.md §Around the core): the server of
+ * Server middleware end to end: the server of
  * test/support/middleware-server.ts, whose middleware shows what it did in results, errors
  * and a log, served over a REAL stdio child process (test/fixtures/middleware-stdio.ts) and
  * REAL HTTP on 127.0.0.1, on legacy sessions (2025-11-25, and 2024-11-05 on stdio or 2025-03-26,

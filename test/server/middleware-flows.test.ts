@@ -1,6 +1,6 @@
 /**
- * Server middleware around the rest of the protocol (DESIGN.md §Around the core;
- * src/server/middleware.ts): notifications (cancelled, initialized, others) go through the
+ * Server middleware around the rest of the protocol
+ * (src/server/middleware.ts): notifications (cancelled, initialized, others) go through the
  * chain and are dropped when a middleware does not call `next()`; the legacy handshake's
  * refusals and 2025-03-26 batches pass through it; on 2026-07-28 an MRTR round, a cached
  * `resources/read` and `subscriptions/listen` streams do; the transport's principal reaches

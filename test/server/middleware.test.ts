@@ -1,5 +1,5 @@
 /**
- * Server middleware (DESIGN.md §Around the core; src/server/middleware.ts): a `(ctx, next)`
+ * Server middleware (src/server/middleware.ts): a `(ctx, next)`
  * chain around every inbound request, the same in both eras. Order, short-circuit, errors,
  * the context and its state, params and results, each pinned on a legacy session
  * (2025-11-25 and 2024-11-05) and on the stateless wire (2026-07-28, envelope in `_meta`),

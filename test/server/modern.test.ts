@@ -1,7 +1,7 @@
 /**
  * The stateless era (2026-07-28) over a message channel: the per-request `_meta` envelope
  * and its errors (basic/index.mdx §Per-request protocol fields, §Error Codes), removed
- * methods (changelog.mdx, README §2.1), request-scoped logging (server/utilities/logging.mdx),
+ * methods (changelog.mdx), request-scoped logging (server/utilities/logging.mdx),
  * cache hints (server/utilities/caching.mdx), statelessness of client capabilities
  * (basic/index.mdx §Statelessness) and -32602 for an unknown resource (server/resources.mdx).
  */

@@ -1,5 +1,5 @@
 /**
- * Multi round-trip requests (docs/2026-07-28/basic/patterns/mrtr.mdx; README §3.6): a
+ * Multi round-trip requests (docs/2026-07-28/basic/patterns/mrtr.mdx): a
  * handler that asks the client ends the call with `input_required`; the retry (new id,
  * original params + inputResponses + the echoed requestState) replays it with the answers.
  * Earlier rounds' answers ride in the sealed requestState; a tampered, expired, replayed or foreign

@@ -1,5 +1,5 @@
 /**
- * Registration is where definitions fail, never at call time (DESIGN.md §Schemas): a schema
+ * Registration is where definitions fail, never at call time: a schema
  * whose root is not an object (Tool.inputSchema: `type: "object"` is required at the root,
  * schema/2026-07-28), a schema library without JSON Schema output, an invalid JSON Schema,
  * an invalid `x-mcp-header` annotation (docs/2026-07-28/server/tools.mdx §x-mcp-header),

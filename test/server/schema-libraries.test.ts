@@ -1,5 +1,5 @@
 /**
- * Every schema library the README names works end to end (DESIGN.md §Schemas): Zod 4.6,
+ * Every schema library the README names works end to end: Zod 4.6,
  * 4.1 and 4.0, Zod 3.25's `zod/v4`, Valibot wrapped with `toStandardJsonSchema`, ArkType and
  * raw JSON Schema 2020-12. For each: registration, the JSON Schema published in
  * `tools/list` (descriptions kept), validation of good and bad tool arguments (bad ones are

@@ -1,6 +1,6 @@
 /**
- * What a tool handler returns becomes the result the client gets, never coerced (seed 002's
- * contract; server/tools.mdx §Tool Result, §Structured Content, §Output Schema):
+ * What a tool handler returns becomes the result the client gets, never coerced
+ * (server/tools.mdx §Tool Result, §Structured Content, §Output Schema):
  * - a value JSON cannot carry as it is (a function, a Date, NaN, Infinity, a bigint, a Map, a
  *   class instance, undefined in an array, a cycle) or a content block without the fields its
  *   type requires is the handler's bug: the model gets the masked failure, `onError` gets what

@@ -1,7 +1,7 @@
 /**
  * The seam for transport authors, as `janus-mcp/server` exports it (src/server/transport-seam.ts):
- * a custom transport written against `coreOf(server)` alone carries both eras (mcp-spec README
- * §3.12 "Dual-era server": `initialize` selects a session, modern `_meta` is served
+ * a custom transport written against `coreOf(server)` alone carries both eras (as a
+ * dual-era server does: `initialize` selects a session, modern `_meta` is served
  * statelessly), gets the tools' `x-mcp-header` declarations, and ends its session through it.
  */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
- * `ctx.elicit` with a Standard Schema as `requestedSchema`, in both eras (DESIGN.md §The
- * handler contract): the schema goes on the wire as the flat JSON Schema that
+ * `ctx.elicit` with a Standard Schema as `requestedSchema`, in both eras (one
+ * handler API): the schema goes on the wire as the flat JSON Schema that
  * client/elicitation.mdx §Requested Schema allows (checked before anything is asked),
  * accepted content is validated with the schema and handed over as its output (defaults
  * filled in), and content that does not match makes the call throw: uncaught, the tool

@@ -1,5 +1,5 @@
 /**
- * Logs on a stdio server (issue 10: "never on a stdio server's stdout"; transports.mdx §stdio:
+ * Logs on a stdio server, never on its stdout (transports.mdx §stdio:
  * the server MUST NOT write anything to stdout that is not a valid MCP message, and MAY write
  * logs to stderr). A real child process logging at debug through `consoleLogger` and
  * `logRequests`, spoken to in both eras on one channel: every stdout line is a JSON-RPC

@@ -1,5 +1,5 @@
 /**
- * Session hooks and the session handle over stdio (issue 10, seed 000), against a real child
+ * Session hooks and the session handle over stdio, against a real child
  * process (test/fixtures/sessions-stdio.ts), whose hooks report on stderr:
  * - `onInitialized` after notifications/initialized, with the negotiated revision and the
  *   transport; the handle logs, notifies and asks for roots outside any request, answered by a

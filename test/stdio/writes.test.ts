@@ -1,5 +1,5 @@
 /**
- * How the stdio transport writes (issue 9, "stdio interop"): a response never leaves in the
+ * How the stdio transport writes (stdio interop): a response never leaves in the
  * same write as the progress notifications before it, and it waits `progressGapMs` after the
  * last of them, so that a client reads them in separate chunks. The official TypeScript SDK
  * (v1 and v2) handles the responses of a chunk at once and its notifications a microtask later:

@@ -44,6 +44,6 @@ export class IntrospectionVerifier {
     if (claims.iss !== undefined && claims.iss !== this.#metadata.issuer) {
       throw new InvalidTokenError('the access token was not issued by the expected authorization server');
     }
-    return authFromClaims(claims as unknown as Record<string, unknown>, this.#metadata.issuer, token);
+    return authFromClaims(claims, this.#metadata.issuer, token);
   }
 }

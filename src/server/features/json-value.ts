@@ -3,8 +3,8 @@
  * `Date` becomes a string, `NaN` and `Infinity` become null, a function or `undefined` in an
  * array becomes null and a `Map` becomes `{}`; a cycle or a bigint throws in the transport,
  * after the handler is done. A handler's result is checked first instead, so the server
- * never sends a value other than the one the handler meant (seed 002: non-JSON values fail
- * rather than being coerced).
+ * never sends a value other than the one the handler meant (non-JSON values fail rather than
+ * being coerced).
  */
 
 /** Deeper than this, a value is refused (a cycle reaches it too, without a set of seen objects). */

@@ -282,8 +282,8 @@ function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: strin
 const NOT_STARTED: CallToolResult = Object.freeze(toolError('cancelled before the tool started'));
 
 /**
- * A tool handler's failure (2025-11-25 server/tools.mdx §Error Handling; DESIGN.md §Safe by
- * default). An `McpError` is a protocol error the handler chose: it goes on the wire as it
+ * A tool handler's failure (2025-11-25 server/tools.mdx §Error Handling; safe by default). An
+ * `McpError` is a protocol error the handler chose: it goes on the wire as it
  * is. A `ToolError`, or a failed `ctx` call to the client, is an error for the model: its
  * message is the tool result's text. Anything else is a bug or an outage whose message may
  * hold secrets (a host name, a query): the model reads only that the tool failed, and the

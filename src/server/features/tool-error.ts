@@ -1,6 +1,6 @@
 /**
- * Which failures of a handler the model may read (DESIGN.md §Safe by default). A tool's
- * unexpected errors are masked on the wire and reported in full to `onError`; only a
+ * Which failures of a handler the model may read (safe by default: nothing internal leaks).
+ * A tool's unexpected errors are masked on the wire and reported in full to `onError`; only a
  * `ToolError`, and the failures of the handler's own `ctx` calls to the client (a refused,
  * unanswered or mismatched `ctx.elicit`, `ctx.sample`, `ctx.roots`, whose messages Janus
  * writes), reach the model as they are.

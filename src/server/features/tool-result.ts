@@ -1,6 +1,6 @@
 /**
  * What a tool handler returned, as the `CallToolResult` the server sends (server/tools.mdx
- * §Tool Result, §Structured Content, §Output Schema; seed 002's contract):
+ * §Tool Result, §Structured Content, §Output Schema):
  *
  * - a string is one text block; with an `output` schema it is the structured content as JSON
  *   text, parsed and checked like any structured value;

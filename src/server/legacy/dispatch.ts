@@ -80,7 +80,7 @@ function subscription(add: boolean): SessionRoute {
   });
 }
 
-/** A list was served: seed 004's "changed since last fetched" marker for it is cleared. */
+/** A list was served: its "changed since last fetched" marker is cleared. */
 function fetched<R>(session: Session, kind: ListKind, result: R | Promise<R>): R | Promise<R> {
   if (!(result instanceof Promise)) {
     const saved = session.listFetched(kind);

@@ -77,8 +77,9 @@ export class Session implements LegacySession {
   private outbox: Promise<unknown> = Promise.resolve();
   private readonly lifecycle: SessionLifecycle | undefined;
   /**
-   * Seed 004's marker: lists changed since the client last fetched them, each with whether the
-   * change reached the client live. Cleared only by fetching the list, not by announcing it.
+   * The "changed since last fetched" marker: lists changed since the client last fetched them,
+   * each with whether the change reached the client live. Cleared only by fetching the list,
+   * not by announcing it.
    */
   private changedLists: Map<ListKind, boolean> | undefined;
 

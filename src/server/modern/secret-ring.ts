@@ -1,6 +1,6 @@
 /**
  * The secrets MRTR `requestState` is sealed and opened with, as a set that may change while
- * the server runs (issue 11: signing keys "shared, rotated without a restart"). A fixed list
+ * the server runs (shared by every instance, rotated without a restart). A fixed list
  * is the simplest ring; `janus-mcp/redis` keeps one in Redis that every instance follows. The
  * codec asks the ring on each seal and open, so a ring must answer from memory, cheaply.
  */

@@ -206,8 +206,9 @@ export class PostResponder implements Inbound, DisconnectListener {
   }
 
   /**
-   * Seed 004: list changes this session missed (no GET stream was open) are announced again on
-   * its response streams, before the final response, until it fetches the list. A JSON answer
+   * The "changed since last fetched" marker: list changes this session missed (no GET stream
+   * was open) are announced again on its response streams, before the final response, until
+   * it fetches the list. A JSON answer
    * becomes a stream for that when the client accepts one.
    */
   #announce(session: LegacySession): void {

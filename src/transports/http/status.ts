@@ -12,7 +12,7 @@ export type Wire = 'legacy' | 'modern';
  *   Header, the MethodNotFoundError doc); -32020/-32021/-32022 → 400 (§Server Validation,
  *   basic/index.mdx §Error Codes); missing `_meta` fields (-32602) → 400 (basic/index.mdx
  *   §Per-request protocol fields). -32600 and -32700 are malformed requests, so 400 as well.
- *   Every other error is an ordinary answer: 200 (the spec names no status, mcp-spec README §4.6).
+ *   Every other error is an ordinary answer: 200 (the spec names no status for it).
  * - legacy (2025-03-26 … 2025-11-25): a JSON-RPC error is a successful HTTP exchange, 200.
  */
 export function statusForError(wire: Wire, code: number): number {
