@@ -21,7 +21,7 @@
 import { ErrorCode, JanusError, McpError } from '../protocol/errors.js';
 import {
   LATEST_LEGACY_VERSION,
-  LATEST_VERSION,
+  latestVersion,
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
   isLegacyVersion,
@@ -67,7 +67,7 @@ export async function detectEra(party: DetectionParty, probe: ModernProbe): Prom
     throw new JanusError('CONNECTION', `unknown protocol version ${pinned}`);
   }
   if (options.era === 'legacy') return handshake(party, LATEST_LEGACY_VERSION);
-  if (options.era === 'modern') return modern(party, probe, LATEST_VERSION, false);
+  if (options.era === 'modern') return modern(party, probe, latestVersion(), false);
   return probeEra(party, probe);
 }
 
@@ -75,7 +75,7 @@ async function probeEra(party: DetectionParty, probe: ModernProbe): Promise<Verd
   const { options, wire } = party;
   const stdio = wire.kind !== 'http' && wire.kind !== 'sse';
   const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  let version: ProtocolVersion = LATEST_VERSION;
+  let version: ProtocolVersion = latestVersion();
   for (let attempt = 0; attempt < 2; attempt++) {
     let result: ResultFor<'server/discover'>;
     // The first probe waits for the server to start; a retry follows an answer, so the server is up.

@@ -13,6 +13,7 @@
  * outward.
  */
 import { type ChainRules, runLinks } from '../jsonrpc/chain.js';
+import type { ClientRequestMethod, ClientRequestTypes } from '../protocol/methods.js';
 import type { Meta } from '../protocol/types.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import type { ClientChannel } from './channel.js';
@@ -21,25 +22,10 @@ import type { ResultFor } from './results.js';
 /** A request's params as the client will send them. */
 export type Params = Record<string, unknown> & { _meta?: Meta };
 
-/** The requests a client sends, with their params and the result `next()` resolves to. */
-export interface ClientMethods {
-  initialize: { params: Params & { protocolVersion: string }; result: ResultFor<'initialize'> };
-  'server/discover': { params: Params; result: ResultFor<'server/discover'> };
-  ping: { params: Params; result: ResultFor<'ping'> };
-  'tools/list': { params: Params & { cursor?: string }; result: ResultFor<'tools/list'> };
-  'tools/call': { params: Params & { name: string; arguments?: Record<string, unknown> }; result: ResultFor<'tools/call'> };
-  'prompts/list': { params: Params & { cursor?: string }; result: ResultFor<'prompts/list'> };
-  'prompts/get': { params: Params & { name: string; arguments?: Record<string, string> }; result: ResultFor<'prompts/get'> };
-  'resources/list': { params: Params & { cursor?: string }; result: ResultFor<'resources/list'> };
-  'resources/templates/list': { params: Params & { cursor?: string }; result: ResultFor<'resources/templates/list'> };
-  'resources/read': { params: Params & { uri: string }; result: ResultFor<'resources/read'> };
-  'resources/subscribe': { params: Params & { uri: string }; result: ResultFor<'resources/subscribe'> };
-  'resources/unsubscribe': { params: Params & { uri: string }; result: ResultFor<'resources/unsubscribe'> };
-  'logging/setLevel': { params: Params & { level: string }; result: ResultFor<'logging/setLevel'> };
-  'completion/complete': { params: Params; result: ResultFor<'completion/complete'> };
-  /** Resolves when the stream ends. */
-  'subscriptions/listen': { params: Params; result: ResultFor<'subscriptions/listen'> };
-}
+/** The requests a client sends, with their params and the result `next()` resolves to (the method catalogue's). */
+export type ClientMethods = {
+  [M in ClientRequestMethod]: { params: ClientRequestTypes[M]['params']; result: ResultFor<M> };
+};
 
 export type ClientMethod = keyof ClientMethods;
 

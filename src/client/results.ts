@@ -1,34 +1,12 @@
 /**
- * What each request the client sends resolves with: the schema's result types
- * (src/protocol/types.ts), by method. A method not listed resolves with a plain `Result`.
+ * What each request the client sends resolves with: the schema's result types, by method,
+ * from the method catalogue. A method not listed (an extension's) resolves with a plain `Result`.
  */
-import type {
-  CallToolResult,
-  CompleteResult,
-  DiscoverResult,
-  GetPromptResult,
-  InitializeResult,
-  ListPromptsResult,
-  ListResourceTemplatesResult,
-  ListResourcesResult,
-  ListToolsResult,
-  ReadResourceResult,
-  Result,
-  Tool,
-} from '../protocol/types.js';
+import type { ClientRequestTypes } from '../protocol/methods.js';
+import type { Result, Tool } from '../protocol/types.js';
 
-export interface ResultOf {
-  initialize: InitializeResult;
-  'server/discover': DiscoverResult;
-  'tools/list': ListToolsResult;
-  'tools/call': CallToolResult;
-  'prompts/list': ListPromptsResult;
-  'prompts/get': GetPromptResult;
-  'resources/list': ListResourcesResult;
-  'resources/templates/list': ListResourceTemplatesResult;
-  'resources/read': ReadResourceResult;
-  'completion/complete': CompleteResult;
-}
+/** Each request's result type, as the method catalogue (src/protocol/methods.ts) has it. */
+export type ResultOf = { [M in keyof ClientRequestTypes]: ClientRequestTypes[M]['result'] };
 
 export type ResultFor<M extends string> = M extends keyof ResultOf ? ResultOf[M] : Result;
 

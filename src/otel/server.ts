@@ -8,6 +8,7 @@
  */
 import { type Attributes, type Context, context, type Link, SpanKind, trace, ValueType } from '@opentelemetry/api';
 import { ErrorCode, type Middleware, type MiddlewareContext, type Next, type Server } from '../server/index.js';
+import { CLIENT_REQUEST_METHODS } from '../protocol/index.js';
 import {
   ATTR,
   DURATION_BUCKETS,
@@ -27,24 +28,8 @@ import { observeServer } from './server-metrics.js';
 const INVALID_PARAMS = String(ErrorCode.InvalidParams);
 const METHOD_NOT_FOUND = String(ErrorCode.MethodNotFound);
 
-/** The requests an MCP server answers: any other method is named `_OTHER` where cardinality matters. */
-const KNOWN_METHODS: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'server/discover',
-  'tools/list',
-  'tools/call',
-  'prompts/list',
-  'prompts/get',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'logging/setLevel',
-  'completion/complete',
-  'subscriptions/listen',
-]);
+/** The requests an MCP server answers (the protocol's catalogue): any other method is named `_OTHER` where cardinality matters. */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(CLIENT_REQUEST_METHODS);
 
 /** One in-flight count per low-cardinality attribute set. */
 interface InFlight {

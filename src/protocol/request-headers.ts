@@ -8,6 +8,7 @@
  */
 import type { JsonRpcRequest } from './jsonrpc.js';
 import { META } from './meta.js';
+import { requestFacts } from './methods.js';
 import { decodeHeaderValue, headerParamValue, type HeaderParam } from './x-mcp-header.js';
 
 /** Where request headers come from (an HTTP exchange), by lower-case name. */
@@ -15,9 +16,12 @@ export interface HeaderReader {
   header(lowerName: string): string | undefined;
 }
 
-/** Who knows the tools' `x-mcp-header` declarations (the server core): undefined for an unknown tool. */
+/** Who knows the tools' `x-mcp-header` declarations and the methods beyond the catalogue (the server core). */
 export interface ToolHeaderLookup {
+  /** A tool's `x-mcp-header` parameters; undefined for an unknown tool. */
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
+  /** The `Mcp-Name` field of a method the catalogue does not have (an extension's); undefined: none. */
+  mcpNameField?(method: string): string | undefined;
 }
 
 /** Visible ASCII, space and tab: what a header value may carry (§Value Encoding, RFC 9110 §5.5). */
@@ -33,19 +37,13 @@ function readHeaderValue(raw: string): string | undefined {
   return HEADER_SAFE.test(raw) ? decodeHeaderValue(raw) : undefined;
 }
 
-/** Which body field `Mcp-Name` mirrors, per method (§Standard Request Headers; tasks ext §Routing Headers). */
-const NAME_SOURCE: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-/** The body field a request's `Mcp-Name` header mirrors, or undefined for a method without one. */
-export function mcpNameField(method: string): string | undefined {
-  return Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
+/**
+ * The body field a request's `Mcp-Name` header mirrors (§Standard Request Headers): the method
+ * catalogue's `mcpName`, or for a method outside it (an extension's) what `extra` says;
+ * undefined for a method without one.
+ */
+export function mcpNameField(method: string, extra?: (method: string) => string | undefined): string | undefined {
+  return requestFacts(method)?.mcpName ?? extra?.(method);
 }
 
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -84,7 +82,7 @@ export function checkRequestHeaders(headers: HeaderReader, request: JsonRpcReque
     return `Header mismatch: Mcp-Method header '${method.trim()}' does not match body method '${request.method}'`;
   }
 
-  const nameField = mcpNameField(request.method);
+  const nameField = mcpNameField(request.method, (m) => tools.mcpNameField?.(m));
   const bodyName = nameField === undefined ? undefined : params?.[nameField];
   if (typeof bodyName === 'string') {
     const raw = headers.header('mcp-name');

@@ -7,12 +7,21 @@
  *
  * Each revision is written as the one before it, plus and minus what changed (the
  * revision's changelog, docs/<rev>/changelog.mdx). Adding a revision is one more
- * `derive(...)` entry here and its name in versions.ts. test/protocol/revisions.test.ts
+ * `derive(...)` entry here (its name joins versions.ts' `KnownRevisions`), or, without
+ * touching this file, `registerRevision(base, change)` at run time: everything that asks the
+ * table (dispatch, shaping, discovery, the client) then knows it. test/protocol/revisions.test.ts
  * pins methods, fields, capabilities, error codes and the schema-visible flags to each
- * revision's official schema.json.
+ * revision's official schema.json. The methods' names are the catalogue's (methods.ts).
  */
 import { ErrorCode } from './errors.js';
-import { ALL_VERSIONS, eraOf, type Era, type ProtocolVersion } from './versions.js';
+import {
+  requestFacts,
+  type ClientNotificationMethod,
+  type ClientRequestMethod,
+  type ServerNotificationMethod,
+  type ServerRequestMethod,
+} from './methods.js';
+import { addVersion, ALL_VERSIONS, isKnownVersion, type Era, type ProtocolVersion } from './versions.js';
 
 /** Method sets per direction: the `ClientRequest`, `ServerRequest`, `ClientNotification` and `ServerNotification` unions. */
 export interface Methods {
@@ -22,7 +31,6 @@ export interface Methods {
   readonly serverNotifications: ReadonlySet<string>;
 }
 export type Direction = keyof Methods;
-const DIRECTIONS: readonly Direction[] = ['clientRequests', 'serverRequests', 'clientNotifications', 'serverNotifications'];
 
 /**
  * The wire types whose fields differ between revisions and that the server shapes per
@@ -138,17 +146,36 @@ export interface Revision {
 // ---------------------------------------------------------------------------
 // How an entry is written: lists in, sets out.
 
-type Lists = {
-  methods?: Partial<Record<Direction, readonly string[]>>;
-  experimental?: Partial<Record<Direction, readonly string[]>>;
-  inputRequests?: readonly string[];
-  fields?: Partial<Record<WireType, readonly string[]>>;
-  capabilities?: { client?: readonly string[]; server?: readonly string[] };
-};
+/** Method names per direction: the catalogue's (methods.ts) for the built-in entries, any for a registered revision. */
+export interface MethodLists<
+  CR extends string = string,
+  SR extends string = string,
+  CN extends string = string,
+  SN extends string = string,
+> {
+  readonly clientRequests?: readonly CR[];
+  readonly serverRequests?: readonly SR[];
+  readonly clientNotifications?: readonly CN[];
+  readonly serverNotifications?: readonly SN[];
+}
+
+/** The built-in entries name only methods of the catalogue: the compiler checks each list. */
+type CatalogueLists = MethodLists<ClientRequestMethod, ServerRequestMethod, ClientNotificationMethod, ServerNotificationMethod>;
+
+/** What a revision adds to, or drops from, the one before it (`registerRevision`'s `change.add` and `change.drop`). */
+export interface RevisionLists<M extends MethodLists = MethodLists> {
+  readonly methods?: M;
+  /** Methods the schema's unions hold but marks experimental (served by an extension, if at all). */
+  readonly experimental?: MethodLists;
+  readonly inputRequests?: readonly string[];
+  readonly fields?: Partial<Record<WireType, readonly string[]>>;
+  readonly capabilities?: { readonly client?: readonly string[]; readonly server?: readonly string[] };
+}
 
 /** A revision's own facts, before the derived parts (era, capability fields, `lacks`). */
 interface Entry {
   version: ProtocolVersion;
+  era: Era;
   methods: Record<Direction, Set<string>>;
   experimental: Record<Direction, Set<string>>;
   inputRequests: Set<string>;
@@ -159,18 +186,28 @@ interface Entry {
   features: Features;
 }
 
-interface Change {
-  version: ProtocolVersion;
-  add?: Lists;
-  drop?: Lists;
+/** A revision written as the one before it, plus and minus what changed. */
+export interface RevisionChange<M extends MethodLists = MethodLists> {
+  readonly version: ProtocolVersion;
+  /** Its era, when not the one before it's (2026-07-28 began the stateless era). */
+  readonly era?: Era;
+  readonly add?: RevisionLists<M>;
+  readonly drop?: RevisionLists<M>;
   /** Error codes to set; `undefined` removes one. */
-  errors?: { [K in keyof RevisionErrors]?: number | undefined };
-  transport?: Partial<TransportRules>;
-  features?: Partial<Features>;
+  readonly errors?: { readonly [K in keyof RevisionErrors]?: number | undefined };
+  readonly transport?: Partial<TransportRules>;
+  readonly features?: Partial<Features>;
 }
 
-const methodSets = (m: Lists['methods'] = {}): Record<Direction, Set<string>> =>
-  Object.fromEntries(DIRECTIONS.map((d) => [d, new Set(m[d])])) as Record<Direction, Set<string>>;
+/** A built-in entry: its method lists are checked against the catalogue. */
+type Change = RevisionChange<CatalogueLists>;
+
+const methodSets = (m: CatalogueLists = {}): Record<Direction, Set<string>> => ({
+  clientRequests: new Set(m.clientRequests),
+  serverRequests: new Set(m.serverRequests),
+  clientNotifications: new Set(m.clientNotifications),
+  serverNotifications: new Set(m.serverNotifications),
+});
 
 function edit(set: Set<string>, add: readonly string[] = [], drop: readonly string[] = []): Set<string> {
   const out = new Set(set);
@@ -179,12 +216,17 @@ function edit(set: Set<string>, add: readonly string[] = [], drop: readonly stri
   return out;
 }
 
-function editMethods(base: Entry['methods'], add: Lists['methods'] = {}, drop: Lists['methods'] = {}): Entry['methods'] {
-  return Object.fromEntries(DIRECTIONS.map((d) => [d, edit(base[d], add[d], drop[d])])) as Entry['methods'];
+function editMethods(base: Entry['methods'], add: MethodLists = {}, drop: MethodLists = {}): Entry['methods'] {
+  return {
+    clientRequests: edit(base.clientRequests, add.clientRequests, drop.clientRequests),
+    serverRequests: edit(base.serverRequests, add.serverRequests, drop.serverRequests),
+    clientNotifications: edit(base.clientNotifications, add.clientNotifications, drop.clientNotifications),
+    serverNotifications: edit(base.serverNotifications, add.serverNotifications, drop.serverNotifications),
+  };
 }
 
 /** The revision before, with `change` applied: sets gain `add` and lose `drop`, scalars are overridden. */
-function derive(base: Entry, change: Change): Entry {
+function apply(base: Entry, change: RevisionChange): Entry {
   const { add = {}, drop = {} } = change;
   const fields: Partial<Record<WireType, Set<string>>> = {};
   const types = new Set([...Object.keys(base.fields), ...Object.keys(add.fields ?? {})]) as Set<WireType>;
@@ -199,6 +241,7 @@ function derive(base: Entry, change: Change): Entry {
   };
   return {
     version: change.version,
+    era: change.era ?? base.era,
     methods: editMethods(base.methods, add.methods, drop.methods),
     experimental: editMethods(base.experimental, add.experimental, drop.experimental),
     inputRequests: edit(base.inputRequests, add.inputRequests, drop.inputRequests),
@@ -213,12 +256,16 @@ function derive(base: Entry, change: Change): Entry {
   };
 }
 
+/** A built-in entry: `apply`, with its method lists checked against the catalogue. */
+const derive = (base: Entry, change: Change): Entry => apply(base, change);
+
 // ---------------------------------------------------------------------------
 // The table.
 
 /** 2024-11-05: the first dated revision (schema/2024-11-05/schema.json; HTTP+SSE transport). */
 const R2024_11_05: Entry = {
   version: '2024-11-05',
+  era: 'legacy',
   methods: methodSets({
     clientRequests: [
       'initialize',
@@ -389,6 +436,7 @@ const R2025_11_25 = derive(R2025_06_18, {
  */
 const R2026_07_28 = derive(R2025_11_25, {
   version: '2026-07-28',
+  era: 'modern',
   add: {
     methods: {
       clientRequests: ['server/discover', 'subscriptions/listen'],
@@ -420,10 +468,11 @@ const R2026_07_28 = derive(R2025_11_25, {
   features: { structuredContentAnyJson: true },
 });
 
-const ENTRIES: readonly Entry[] = [R2024_11_05, R2025_03_26, R2025_06_18, R2025_11_25, R2026_07_28];
+const entries = new Map<ProtocolVersion, Entry>();
+for (const e of [R2024_11_05, R2025_03_26, R2025_06_18, R2025_11_25, R2026_07_28]) entries.set(e.version, e);
 
 // ---------------------------------------------------------------------------
-// Derived views, built once.
+// Derived views, rebuilt whenever a revision is added.
 
 const WIRE_TYPES: readonly WireType[] = [
   'Tool',
@@ -450,19 +499,25 @@ function fieldsOf(e: Entry): Partial<Record<WireType, ReadonlySet<string>>> {
   return { ...e.fields, ClientCapabilities: topLevel(e.capabilities.client), ServerCapabilities: topLevel(e.capabilities.server) };
 }
 
+/**
+ * Every revision of `entries` with its derived parts. `lacks` depends on all of them (a field
+ * one revision adds is one every other lacks), so it is rebuilt whole when one is added.
+ */
 function build(): ReadonlyMap<ProtocolVersion, Revision> {
-  const fields = ENTRIES.map(fieldsOf);
+  const list = [...entries.values()].sort((a, b) => (a.version < b.version ? -1 : 1));
+  const fields = list.map(fieldsOf);
   const perType = <T>(f: (t: WireType) => T) => Object.fromEntries(WIRE_TYPES.map((t) => [t, f(t)])) as Record<WireType, T>;
   const known = perType((t) => new Set(fields.flatMap((f) => [...(f[t] ?? [])])));
   const out = new Map<ProtocolVersion, Revision>();
-  ENTRIES.forEach((e, i) => {
+  list.forEach((e, i) => {
+    addVersion(e.version, e.era);
     const own = fields[i]!;
     const lacks = perType((t): ReadonlySet<string> => new Set([...known[t]].filter((k) => !own[t]?.has(k))));
     out.set(
       e.version,
       Object.freeze({
         version: e.version,
-        era: eraOf(e.version),
+        era: e.era,
         methods: e.methods,
         experimental: e.experimental,
         inputRequests: e.inputRequests,
@@ -476,21 +531,74 @@ function build(): ReadonlyMap<ProtocolVersion, Revision> {
     );
   });
   const missing = ALL_VERSIONS.filter((v) => !out.has(v));
-  if (missing.length || out.size !== ALL_VERSIONS.length)
-    throw new Error(`revisions table out of step with versions.ts: ${missing.join(', ')}`);
+  if (missing.length) throw new Error(`revisions table out of step with versions.ts: ${missing.join(', ')}`);
   return out;
 }
 
-const TABLE = build();
+let TABLE = build();
 
-/** Every revision, oldest first. */
-export const REVISIONS: readonly Revision[] = ALL_VERSIONS.map((v) => TABLE.get(v)!);
+/** Every revision, oldest first (the same array, grown in place, when a revision is registered). */
+export const REVISIONS: readonly Revision[] = [];
+
+/** The views derived from the whole table; rebuilt when a revision is added. */
+let LEGACY_REQUESTS: ReadonlySet<string> = new Set();
+let MODERN_ONLY: ReadonlySet<string> = new Set();
+
+function refresh(): void {
+  const all = REVISIONS as Revision[];
+  all.length = 0;
+  for (const v of ALL_VERSIONS) all.push(TABLE.get(v)!);
+  LEGACY_REQUESTS = new Set(all.filter((r) => r.era === 'legacy').flatMap((r) => [...r.methods.clientRequests]));
+  MODERN_ONLY = new Set(
+    all
+      .filter((r) => r.era === 'modern')
+      .flatMap((r) => [...r.methods.clientRequests])
+      .filter((m) => !LEGACY_REQUESTS.has(m)),
+  );
+  for (const listener of listeners) listener();
+}
+
+const listeners: Array<() => void> = [];
+
+/**
+ * Calls `listener` whenever a revision is added, for a view derived from the table elsewhere
+ * (a cache per revision is then out of date).
+ * @internal
+ */
+export function onRevisionAdded(listener: () => void): void {
+  listeners.push(listener);
+}
 
 /** What revision `v` has. */
 export function revision(v: ProtocolVersion): Revision {
   const r = TABLE.get(v);
   if (!r) throw new Error(`unknown protocol revision ${String(v)}`);
   return r;
+}
+
+/**
+ * Adds a revision to the table at run time, written as `base` plus and minus `change`, as the
+ * built-in entries are: from then on discovery offers it, dispatch admits its methods, results
+ * are shaped to its fields and the client negotiates it. Its era is `base`'s unless `era` says
+ * otherwise. For a revision newer than this library, or one of your own for a test; its name
+ * joins `KnownRevisions` by declaration merging (versions.ts) for its type.
+ *
+ * ```ts
+ * registerRevision('2026-07-28', {
+ *   version: '2027-01-01',
+ *   add: { methods: { clientRequests: ['widgets/count'] }, fields: { CallToolResult: ['widgetCount'] } },
+ * });
+ * ```
+ */
+export function registerRevision(base: ProtocolVersion, change: RevisionChange): Revision {
+  if (isKnownVersion(change.version)) throw new Error(`protocol revision ${change.version} is already in the table`);
+  const from = entries.get(base);
+  if (from === undefined) throw new Error(`registerRevision: unknown base revision ${String(base)}`);
+  const entry = apply(from, change);
+  entries.set(entry.version, entry);
+  TABLE = build();
+  refresh();
+  return revision(entry.version);
 }
 
 /** The oldest revision with a property (for messages such as "needs protocol X or later"). */
@@ -503,12 +611,7 @@ export function revisionsWith(has: (r: Revision) => boolean): ProtocolVersion[] 
   return REVISIONS.filter(has).map((r) => r.version);
 }
 
-const LEGACY_REQUESTS = new Set(REVISIONS.filter((r) => r.era === 'legacy').flatMap((r) => [...r.methods.clientRequests]));
-const MODERN_ONLY = new Set(
-  REVISIONS.filter((r) => r.era === 'modern')
-    .flatMap((r) => [...r.methods.clientRequests])
-    .filter((m) => !LEGACY_REQUESTS.has(m)),
-);
+refresh();
 
 /** A client request no handshake-era revision has (`server/discover`, `subscriptions/listen`): it claims the modern wire. */
 export function isModernOnlyMethod(method: string): boolean {
@@ -520,8 +623,6 @@ export function isModernOnlyMethod(method: string): boolean {
  * (2026-07-28 streamable-http.mdx §Receiving Messages, basic/patterns/subscriptions.mdx). A
  * client that accepts no event stream can never be answered.
  */
-const STREAM_ANSWERED: ReadonlySet<string> = new Set(['subscriptions/listen']);
-
 export function answersWithStream(method: string): boolean {
-  return STREAM_ANSWERED.has(method);
+  return requestFacts(method)?.stream === true;
 }

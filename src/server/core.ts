@@ -89,6 +89,10 @@ export class Core implements ServerCore {
     this.config.warn(message);
   }
 
+  mcpNameField(method: string): string | undefined {
+    return this.services.extensions.mcpNameField(method);
+  }
+
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined {
     return this.config.registry.tools.get(name)?.headerParams;
   }

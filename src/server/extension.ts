@@ -20,8 +20,13 @@ export type Params = Record<string, unknown>;
 
 /** One method an extension adds. */
 export interface ExtensionMethod {
-  /** The revisions that have it (default: every revision where the extension is advertised). */
-  readonly revisions?: (v: ProtocolVersion) => boolean;
+  /**
+   * The revisions it exists in: dispatch admits it only there, and answers -32601 elsewhere,
+   * as it does for a core method the request's revision lacks.
+   */
+  readonly revisions: (v: ProtocolVersion) => boolean;
+  /** The params field its 2026-07-28 `Mcp-Name` header mirrors (the HTTP transport checks it). */
+  readonly mcpName?: string;
   /**
    * 2026-07-28: answered -32021 (naming the extension in `requiredCapabilities`) unless the
    * request's client capabilities declare the extension (SEP-2575 §Missing Required Capabilities).
@@ -131,7 +136,10 @@ export class Extensions {
 
   add(extension: ServerExtension): void {
     if (this.has(extension.id)) throw new JanusError('REGISTRATION', `extension ${extension.id} is already added`);
-    for (const name of Object.keys(extension.methods ?? {})) {
+    for (const [name, method] of Object.entries(extension.methods ?? {})) {
+      if (typeof method?.revisions !== 'function' || typeof method.run !== 'function') {
+        throw new JanusError('REGISTRATION', `extension ${extension.id}: method ${name} needs revisions(v) and run(params, ctx, site)`);
+      }
       const taken = this.routes.get(name);
       if (taken)
         throw new JanusError('REGISTRATION', `extension ${extension.id}: method ${name} is already served by ${taken.extension.id}`);
@@ -143,12 +151,15 @@ export class Extensions {
     this.version++;
   }
 
-  /** The extension method `name` as revision `v` has it. */
+  /** The extension method `name` as revision `v` has it: undefined where its revisions do not include `v`. */
   route(name: string, v: ProtocolVersion): ExtensionRoute | undefined {
     const route = this.routes.get(name);
-    if (route === undefined) return undefined;
-    const has = route.method.revisions;
-    return has === undefined || has(v) ? route : undefined;
+    return route !== undefined && route.method.revisions(v) ? route : undefined;
+  }
+
+  /** The `Mcp-Name` field of an extension's method. */
+  mcpNameField(name: string): string | undefined {
+    return this.routes.get(name)?.method.mcpName;
   }
 
   /** Whether some extension hooks tool calls (`Operations` skips the seam otherwise). */

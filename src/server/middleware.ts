@@ -14,21 +14,8 @@
  */
 import { type ChainRules, runLinks } from '../jsonrpc/chain.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
-import type {
-  CallToolResult,
-  CompleteResult,
-  DiscoverResult,
-  GetPromptResult,
-  InitializeResult,
-  InputRequiredResult,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  Meta,
-  ReadResourceResult,
-  Result,
-} from '../protocol/types.js';
+import type { ClientRequestMethod, ClientRequestTypes, MethodsWith } from '../protocol/methods.js';
+import type { InputRequiredResult, Meta, Result } from '../protocol/types.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import type { AuthInfo, ClientView, SessionHandle } from './context.js';
 import type { TransportKind } from './transport-seam.js';
@@ -37,28 +24,21 @@ import type { TransportKind } from './transport-seam.js';
 export type Params = Record<string, unknown>;
 
 /**
- * The requests a server answers, with their params and the result `next()` resolves to. The
- * three methods that may ask the client resolve to an `InputRequiredResult` when a 2026-07-28
- * round ends waiting for answers (basic/patterns/mrtr.mdx).
+ * The requests a server answers, with their params and the result `next()` resolves to, as the
+ * method catalogue types them (src/protocol/methods.ts). The methods that may ask the client
+ * resolve to an `InputRequiredResult` when a 2026-07-28 round ends waiting for answers
+ * (basic/patterns/mrtr.mdx); a stream-answered one (`subscriptions/listen`) resolves when the
+ * stream ends.
  */
-export interface ServerMethods {
-  initialize: { params: Params; result: InitializeResult };
-  ping: { params: Params; result: Result };
-  'server/discover': { params: Params; result: DiscoverResult };
-  'tools/list': { params: Params & { cursor?: string }; result: ListToolsResult };
-  'tools/call': { params: Params & { name: string; arguments?: Params }; result: CallToolResult | InputRequiredResult };
-  'prompts/list': { params: Params & { cursor?: string }; result: ListPromptsResult };
-  'prompts/get': { params: Params & { name: string; arguments?: Record<string, string> }; result: GetPromptResult | InputRequiredResult };
-  'resources/list': { params: Params & { cursor?: string }; result: ListResourcesResult };
-  'resources/templates/list': { params: Params & { cursor?: string }; result: ListResourceTemplatesResult };
-  'resources/read': { params: Params & { uri: string }; result: ReadResourceResult | InputRequiredResult };
-  'resources/subscribe': { params: Params & { uri: string }; result: Result };
-  'resources/unsubscribe': { params: Params & { uri: string }; result: Result };
-  'logging/setLevel': { params: Params & { level: string }; result: Result };
-  'completion/complete': { params: Params; result: CompleteResult };
-  /** Resolves when the stream ends. */
-  'subscriptions/listen': { params: Params; result: Result | undefined };
-}
+export type ServerMethods = {
+  [M in ClientRequestMethod]: {
+    params: ClientRequestTypes[M]['params'];
+    result:
+      | ClientRequestTypes[M]['result']
+      | (M extends MethodsWith<'asksClient'> ? InputRequiredResult : never)
+      | (M extends MethodsWith<'stream'> ? undefined : never);
+  };
+};
 
 export type ServerMethod = keyof ServerMethods;
 

@@ -5,8 +5,9 @@
  * and keeps sessions; this is the rest.
  */
 import { META } from '../protocol/meta.js';
+import type { CacheableMethod } from '../protocol/methods.js';
 import type { Implementation, Meta, ServerCapabilities } from '../protocol/types.js';
-import type { ProtocolVersion } from '../protocol/versions.js';
+import { ALL_VERSIONS, eraOf, type ProtocolVersion } from '../protocol/versions.js';
 import type { Backplane } from './backplane.js';
 import type { EventStore, SessionStore } from './session-store.js';
 import type { Operations } from './features/operations.js';
@@ -36,14 +37,8 @@ export interface ServerServices {
   reportError(error: unknown): void;
 }
 
-/** The 2026-07-28 results that carry a cache hint (server/utilities/caching.mdx), configurable per method. */
-export type CacheableMethod =
-  | 'server/discover'
-  | 'tools/list'
-  | 'prompts/list'
-  | 'resources/list'
-  | 'resources/templates/list'
-  | 'resources/read';
+/** The 2026-07-28 results that carry a cache hint (server/utilities/caching.mdx), configurable per method: the catalogue's `cacheable` ones. */
+export type { CacheableMethod };
 
 export interface ServerConfig {
   info: Implementation;
@@ -84,6 +79,9 @@ export class Services implements ServerServices {
   readonly infoMeta: Meta;
   private readonly capsCache = new Map<ProtocolVersion, ServerCapabilities>();
   private capsVersion = -1;
+  private supported: readonly string[] = [];
+  /** How many revisions the table had when `supported` was made (a registered one joins later). */
+  private supportedOf = -1;
 
   constructor(private readonly config: ServerConfig) {
     this.info = config.info;
@@ -98,6 +96,16 @@ export class Services implements ServerServices {
 
   reportError(error: unknown): void {
     this.config.onError(error);
+  }
+
+  /** The revisions this server speaks, newest first: those of the eras it serves (`server/discover`, -32022). */
+  get supportedVersions(): readonly string[] {
+    if (this.supportedOf !== ALL_VERSIONS.length) {
+      const { legacy, modern } = this.config.eras;
+      this.supported = Object.freeze(ALL_VERSIONS.filter((v) => (eraOf(v) === 'legacy' ? legacy : modern)).reverse());
+      this.supportedOf = ALL_VERSIONS.length;
+    }
+    return this.supported;
   }
 
   cacheHint(method: CacheableMethod): CacheHint {

@@ -211,6 +211,11 @@ export interface ServerCore {
   /** The `x-mcp-header` parameters of a tool, or undefined when no such tool exists (HTTP header validation). */
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
   /**
+   * The params field a method's `Mcp-Name` header mirrors, for a method outside the protocol's
+   * catalogue (an extension's); undefined: none. Optional, for cores written before it.
+   */
+  mcpNameField?(method: string): string | undefined;
+  /**
    * The scopes a request needs beyond the transport's own (a tool's, prompt's or resource's
    * `scopes`), so that an authenticating transport can refuse it (HTTP 403 insufficient_scope)
    * before answering; undefined when it needs none. Optional, for cores written before it.

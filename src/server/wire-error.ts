@@ -8,7 +8,7 @@
  */
 import { ErrorCode, McpError, type JsonRpcErrorObject } from '../protocol/errors.js';
 import { revision } from '../protocol/revisions.js';
-import { LATEST_LEGACY_VERSION, LATEST_VERSION, type Era, type ProtocolVersion } from '../protocol/versions.js';
+import { LATEST_LEGACY_VERSION, latestVersion, type Era, type ProtocolVersion } from '../protocol/versions.js';
 import { jsonProblem } from './features/json-value.js';
 import { ResourceNotFound } from './features/resources.js';
 
@@ -46,6 +46,6 @@ const NO_REPORTS: ErrorSink = { reportError: () => {} };
  * (before `initialize`) counts as the latest revision of `era`.
  */
 export function errorCodeFor(error: unknown, protocolVersion: ProtocolVersion | undefined, era: Era = 'legacy'): number {
-  const v = protocolVersion ?? (era === 'legacy' ? LATEST_LEGACY_VERSION : LATEST_VERSION);
+  const v = protocolVersion ?? (era === 'legacy' ? LATEST_LEGACY_VERSION : latestVersion());
   return toWireError(error, v, NO_REPORTS).code;
 }

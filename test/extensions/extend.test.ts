@@ -18,6 +18,7 @@ function echo(): ServerExtension {
     settings: () => ({ maxLength: 5 }),
     methods: {
       'echo/say': {
+        revisions: () => true,
         needsClientExtension: true,
         run(params, ctx) {
           if (typeof params.text !== 'string' || params.text.length > 5)
@@ -86,7 +87,7 @@ test('a method may answer with any thenable, not only a native promise, in both 
   for (const revision of [MODERN, '2025-11-25'] as const) {
     const server = createServer({ name: 'e', version: '1' }).extend({
       id: ID,
-      methods: { 'echo/later': { run: (params, ctx) => thenable({ text: params.text, era: ctx.era }) as never } },
+      methods: { 'echo/later': { revisions: () => true, run: (params, ctx) => thenable({ text: params.text, era: ctx.era }) as never } },
     });
     await withMemoryPeer(
       server,

@@ -10,6 +10,7 @@
  * recorded, makes the read that meets it throw, and makes `assertClean()` throw.
  */
 import { mcpNameField } from '../../src/protocol/request-headers.js';
+import { taskNameField } from '../../src/extensions/tasks/methods.js';
 import { AssertionError } from 'node:assert';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createEverythingServer } from '../../examples/everything/server.js';
@@ -253,7 +254,7 @@ export class HttpPeer {
 
   /** The request metadata headers of 2026-07-28 (streamable-http.mdx §Standard Request Headers). */
   modernHeaders(body: Msg): Record<string, string | undefined> {
-    const field = mcpNameField(body.method);
+    const field = mcpNameField(body.method, taskNameField);
     const name = field === undefined ? undefined : body.params?.[field];
     return { 'mcp-protocol-version': MODERN, 'mcp-method': body.method, 'mcp-name': typeof name === 'string' ? name : undefined };
   }

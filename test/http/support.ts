@@ -2,6 +2,7 @@
  * Test support for the HTTP transport: a fake ServerCore with scripted methods, and raw HTTP
  * helpers on real sockets that read SSE with the shared parser (test/support/http.ts).
  */
+import { taskNameField } from '../../src/extensions/tasks/methods.js';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import {
@@ -81,6 +82,11 @@ export class FakeCore implements ServerCore {
 
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined {
     return this.toolParams[name];
+  }
+
+  /** As a core with the tasks extension: its tasks/* requests name their task in Mcp-Name. */
+  mcpNameField(method: string): string | undefined {
+    return taskNameField(method);
   }
 
   reportError(e: unknown): void {

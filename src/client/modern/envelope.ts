@@ -4,6 +4,7 @@
  */
 import { META } from '../../protocol/meta.js';
 import { mcpNameField } from '../../protocol/request-headers.js';
+import { taskNameField } from '../../extensions/tasks/methods.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
 import { encodeHeaderValue, headerParamValue, type HeaderParam } from '../../protocol/x-mcp-header.js';
 import { extend } from '../../protocol/extend.js';
@@ -38,7 +39,7 @@ export function modernHeaders(
   headerParams: readonly HeaderParam[] | undefined,
 ): Record<string, string> {
   const h: Record<string, string> = { 'MCP-Protocol-Version': version, 'Mcp-Method': method };
-  const field = mcpNameField(method);
+  const field = mcpNameField(method, taskNameField);
   if (field) {
     const name = encodeHeaderValue(params[field]);
     if (name !== undefined) h['Mcp-Name'] = name;

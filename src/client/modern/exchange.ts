@@ -8,7 +8,7 @@
 import { ErrorCode, JanusError } from '../../protocol/errors.js';
 import { META, TASKS_EXTENSION } from '../../protocol/meta.js';
 import type { Implementation, InputRequiredResult, Result } from '../../protocol/types.js';
-import { LATEST_VERSION, isModernVersion, type ProtocolVersion } from '../../protocol/versions.js';
+import { latestVersion, isModernVersion, type ProtocolVersion } from '../../protocol/versions.js';
 import type { HeaderParam } from '../../protocol/x-mcp-header.js';
 import { clientCapabilities } from '../capabilities.js';
 import type { ConnectionContext } from '../connection.js';
@@ -42,7 +42,7 @@ export class ModernExchange {
     method: string,
     params: RequestParams,
     options: CallOptions = {},
-    version: ProtocolVersion = this.context.server.current?.version ?? LATEST_VERSION,
+    version: ProtocolVersion = this.context.server.current?.version ?? latestVersion(),
     id?: number,
   ): Promise<Result> {
     const { wire, server, options: settings, clientInfo } = this.context;

@@ -100,6 +100,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
 
   readonly methods: Readonly<Record<string, ExtensionMethod>> = {
     'tasks/get': {
+      mcpName: 'taskId',
       revisions: (v) => coreTasks(v) || modern(v),
       needsClientExtension: true,
       run: async (params, _ctx, site) => {
@@ -108,6 +109,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
       },
     },
     'tasks/update': {
+      mcpName: 'taskId',
       revisions: modern,
       needsClientExtension: true,
       run: async (params, _ctx, site) => {
@@ -125,6 +127,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
       },
     },
     'tasks/cancel': {
+      mcpName: 'taskId',
       revisions: (v) => coreTasks(v) || modern(v),
       needsClientExtension: true,
       run: async (params, _ctx, site) => {

@@ -4,11 +4,12 @@
  * result apart (`tasks/result`). The 2026 extension (ext-tasks) is flat, names them
  * `ttlMs`/`pollIntervalMs`, and inlines the result, error or input requests (`DetailedTask`).
  */
-import { LATEST_LEGACY_VERSION, LATEST_VERSION, type ProtocolVersion } from '../../protocol/versions.js';
+import { LATEST_LEGACY_VERSION, latestVersion, type ProtocolVersion } from '../../protocol/versions.js';
 import { verbatim, type CallSite } from '../../server/extension.js';
 import type { TaskRecord } from './store.js';
 
-export const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+export { EXTENSION_ID } from './methods.js';
+import { EXTENSION_ID } from './methods.js';
 /** 2025-11-25 §Associating Task-Related Messages. */
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
@@ -63,7 +64,7 @@ export function topicOf(taskId: string): string {
 
 /** The revision a task's result is shaped for: the newest of its design's era (2025-11-25 alone has core tasks). */
 export function shapeVersion(record: TaskRecord): ProtocolVersion {
-  return record.design === 'extension' ? LATEST_VERSION : LATEST_LEGACY_VERSION;
+  return record.design === 'extension' ? latestVersion() : LATEST_LEGACY_VERSION;
 }
 
 /** CreateTaskResult in the record's design (answered as is, not shaped as the tool's result). */

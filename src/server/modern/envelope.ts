@@ -5,7 +5,7 @@
  */
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import { META } from '../../protocol/meta.js';
-import { ALL_VERSIONS, MODERN_VERSIONS, isModernVersion, type ModernVersion } from '../../protocol/versions.js';
+import { MODERN_VERSIONS, isModernVersion, type ModernVersion } from '../../protocol/versions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, Meta } from '../../protocol/types.js';
 import { isImplementation, isLoggingLevel, isObject, quoted } from '../guards.js';
 
@@ -17,10 +17,11 @@ export interface Envelope {
   readonly meta: Meta;
 }
 
-/** Versions named in -32022 and `server/discover`, newest first (shared by every answer: never mutated). */
-export const SUPPORTED_VERSIONS: string[] = [...ALL_VERSIONS].reverse();
-
-export function readEnvelope(params: Record<string, unknown> | undefined): Envelope {
+/**
+ * The request's envelope; -32022 (naming `supported`, the server's revisions newest first) for
+ * a version this server does not speak.
+ */
+export function readEnvelope(params: Record<string, unknown> | undefined, supported: readonly string[]): Envelope {
   const m = params?._meta;
   if (!isObject(m)) {
     throw new McpError(
@@ -36,9 +37,9 @@ export function readEnvelope(params: Record<string, unknown> | undefined): Envel
   if (!isObject(capabilities)) {
     throw new McpError(ErrorCode.InvalidParams, `Missing _meta["${META.clientCapabilities}"] (send {} for none)`);
   }
-  if (!isModernVersion(version)) {
+  if (!isModernVersion(version) || !supported.includes(version)) {
     throw new McpError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${quoted(version)}`, {
-      supported: SUPPORTED_VERSIONS,
+      supported: [...supported],
       requested: version,
     });
   }

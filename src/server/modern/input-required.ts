@@ -101,7 +101,7 @@ interface RoundRequest<S extends RoundServer> {
   readonly cancel: Cancellation;
   /** What its `requestState` is bound to (the tool or prompt name, the URI). */
   readonly target: unknown;
-  readonly run: (server: S, params: Params, ctx: Call) => object | Promise<object>;
+  readonly run: (server: S, params: Params, ctx: Call, scope: undefined) => object | Promise<object>;
   readonly state: Record<string, unknown> | undefined;
 }
 
@@ -118,7 +118,7 @@ export function withInput<S extends RoundServer>(
   inbound: Inbound,
   cancel: Cancellation,
   target: unknown,
-  run: (server: S, params: Params, ctx: Call) => object | Promise<object>,
+  run: (server: S, params: Params, ctx: Call, scope: undefined) => object | Promise<object>,
   state: Record<string, unknown> | undefined,
 ): object | Promise<object | InputRequiredResult> {
   const responses = inputResponses(params);
@@ -128,7 +128,7 @@ export function withInput<S extends RoundServer>(
   // Most calls carry no answers: nothing to open, and the request is gathered into a
   // RoundRequest only when its handler is still running (inRound, unrolled for that).
   const round = new MrtrRound(NO_ANSWERS, env.capabilities, server.limits.maxInputRequests);
-  const work = run(server, params, requestContext(req, env, inbound, cancel, round, state));
+  const work = run(server, params, requestContext(req, env, inbound, cancel, round, state), undefined);
   if (!(work instanceof Promise)) return work;
   return roundOutcome({ server, req, params, env, inbound, cancel, target, run, state }, round, work, 0);
 }
@@ -161,7 +161,7 @@ function inRound<S extends RoundServer>(
   rounds: number,
 ): object | Promise<object | InputRequiredResult> {
   const round = new MrtrRound(known, r.env.capabilities, r.server.limits.maxInputRequests);
-  const work = r.run(r.server, r.params, requestContext(r.req, r.env, r.inbound, r.cancel, round, r.state));
+  const work = r.run(r.server, r.params, requestContext(r.req, r.env, r.inbound, r.cancel, round, r.state), undefined);
   if (!(work instanceof Promise)) return work; // finished synchronously: it asked for nothing
   return roundOutcome(r, round, work, rounds);
 }
