@@ -108,6 +108,10 @@ export interface WireValidator {
   resultDefinitions(revision: string, requestMethod: string, side: Side): ResultDefinitions | undefined;
   /** Names of definitions compiled so far for a revision (compilation is lazy). */
   compiledDefinitions(revision: string): string[];
+  /** Adds a revision with its schema (one a test defines, derived from a vendored one); `schemaOf` reads a vendored one. */
+  addRevision(revision: string, schema: Record<string, unknown>): void;
+  /** A vendored revision's schema document, parsed (a copy: change it freely). */
+  schemaOf(revision: string): Record<string, unknown>;
 }
 
 export const SCHEMA_DIR_ENV = 'JANUS_MCP_SCHEMA_DIR';
@@ -296,9 +300,11 @@ class RevisionSchema {
 
   constructor(
     readonly revision: string,
-    file: string,
+    /** The schema's file, or the schema itself (a revision a test defines). */
+    source: string | Json,
   ) {
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as Json;
+    const file = typeof source === 'string' ? source : `(${revision}, given)`;
+    const doc = typeof source === 'string' ? (JSON.parse(readFileSync(source, 'utf8')) as Json) : source;
     this.defsKey = isObject(doc.$defs) ? '$defs' : 'definitions';
     const defs = doc[this.defsKey];
     if (!isObject(defs)) throw new Error(`${file}: no "definitions" or "$defs"`);
@@ -730,7 +736,7 @@ function checkMessage(schema: RevisionSchema, side: Side, message: unknown, opts
 
 class SchemaWireValidator implements WireValidator {
   readonly schemaDir: string;
-  readonly revisions: readonly string[];
+  revisions: readonly string[];
   private readonly schemas = new Map<string, RevisionSchema>();
 
   constructor(location: SchemaLocation) {
@@ -787,6 +793,16 @@ class SchemaWireValidator implements WireValidator {
 
   compiledDefinitions(revision: string): string[] {
     return this.schemas.get(revision)?.compiledNames() ?? [];
+  }
+
+  addRevision(revision: string, schema: Record<string, unknown>): void {
+    if (this.revisions.includes(revision)) throw new Error(`revision ${revision} already has a schema`);
+    this.schemas.set(revision, new RevisionSchema(revision, schema));
+    this.revisions = [...this.revisions, revision].sort();
+  }
+
+  schemaOf(revision: string): Record<string, unknown> {
+    return JSON.parse(readFileSync(join(this.schemaDir, revision, 'schema.json'), 'utf8')) as Record<string, unknown>;
   }
 }
 

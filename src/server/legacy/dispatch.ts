@@ -197,23 +197,24 @@ export function handleLegacyNotification(
   );
 }
 
-function notified(session: Session, method: string, params: Params): void | Promise<void> {
-  switch (method) {
-    case 'notifications/initialized':
-      return session.markInitialized();
-    case 'notifications/roots/list_changed':
-      session.rootsChanged();
-      return;
-    case 'notifications/cancelled': {
+/**
+ * What a session does with each client notification its revisions have; one not here needs
+ * nothing (`notifications/progress`: the server sends no request that asks for progress).
+ */
+export const SESSION_NOTIFICATIONS: ReadonlyMap<string, (session: Session, params: Params) => void | Promise<void>> = new Map([
+  ['notifications/initialized', (session: Session) => session.markInitialized()],
+  ['notifications/roots/list_changed', (session: Session) => session.rootsChanged()],
+  [
+    'notifications/cancelled',
+    (session: Session, params: Params) => {
       const id = params.requestId;
       if (typeof id === 'string' || typeof id === 'number') {
-        const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by client';
-        session.cancel(id, reason);
+        session.cancel(id, typeof params.reason === 'string' ? params.reason : 'cancelled by client');
       }
-      return;
-    }
-    default:
-      // notifications/progress and unknown ones need no answer.
-      return;
-  }
+    },
+  ],
+]);
+
+function notified(session: Session, method: string, params: Params): void | Promise<void> {
+  return SESSION_NOTIFICATIONS.get(method)?.(session, params);
 }

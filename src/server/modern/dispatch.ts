@@ -225,13 +225,25 @@ export function handleModernNotification(
   );
 }
 
+/**
+ * What the stateless era does with each client notification its revisions have: only a
+ * channel that cancels by notification (stdio) has any use for one.
+ */
+export const MODERN_NOTIFICATIONS: ReadonlyMap<string, (params: Params, inflight: InflightRegistry) => void> = new Map([
+  [
+    'notifications/cancelled',
+    (params: Params, inflight: InflightRegistry) => {
+      const id = params.requestId;
+      if (typeof id === 'string' || typeof id === 'number') {
+        const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by client';
+        inflight.get(id)?.abort(new McpError(ErrorCode.InvalidRequest, reason));
+      }
+    },
+  ],
+]);
+
 function notified(method: string, params: Params, inflight: InflightRegistry | undefined): void {
-  if (method !== 'notifications/cancelled' || inflight === undefined) return;
-  const id = params.requestId;
-  if (typeof id === 'string' || typeof id === 'number') {
-    const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by client';
-    inflight.get(id)?.abort(new McpError(ErrorCode.InvalidRequest, reason));
-  }
+  if (inflight !== undefined) MODERN_NOTIFICATIONS.get(method)?.(params, inflight);
 }
 
 /** The answer to one request too many on a channel (limits.maxInFlightPerSession). */
