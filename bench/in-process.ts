@@ -11,7 +11,8 @@
 import { Session } from 'node:inspector/promises';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { serverTracing } from '../src/otel/index.js';
-import { coreOf, createServer, type Inbound, type ServerCore } from '../src/server/index.js';
+import { coreOf, type Inbound, type ServerCore } from '../src/spi/index.js';
+import { createServer } from '../src/server/index.js';
 import { droppingProviders, registerContextAndPropagation } from './lib/otel-sdk.js';
 
 const CALLS = 40_000;

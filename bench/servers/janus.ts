@@ -14,11 +14,14 @@ const args = parseServerArgs();
 const SCOPE = 'mcp:tools';
 // Scenario 8: the shared state on Redis (one process, or one worker of janus-cluster.ts).
 const cluster = args.redis ? await onRedis(args.redis, args.prefix ?? 'janus-bench:') : undefined;
+// `--variant tasks`: the tasks extension on (its tool-call hook runs for every call); loaded only then, as a program without tasks does not load it.
+const taskExtension = args.variant === 'tasks' ? await import('janus-mcp/tasks') : undefined;
 const server = createServer({
   name: 'janus-bench',
   version: '1.0.0',
   onError: (e) => console.error('[janus-bench]', e),
   ...(cluster ? { cluster } : {}),
+  ...(taskExtension ? { extensions: [taskExtension.tasks()] } : {}),
 });
 
 server.tool('echo', { description: 'Echoes the text', input: z.object({ text: z.string() }) }, ({ text }) => text);
@@ -36,9 +39,13 @@ for (let i = 0; i < args.tools; i++) {
 }
 
 if (args.variant === 'mw') server.use((_ctx, next) => next());
-// The tasks extension on (its tool-call hook runs for every call): `echo_task` runs as a task for a client that declares it.
-if (args.variant === 'tasks') {
-  server.tool('echo_task', { input: z.object({ text: z.string() }), task: { support: 'optional', pollIntervalMs: 1 } }, ({ text }) => text);
+// With the tasks extension: `echo_task` runs as a task for a client that declares it.
+if (taskExtension) {
+  server.tool(
+    'echo_task',
+    { input: z.object({ text: z.string() }), extensions: taskExtension.task({ support: 'optional', pollIntervalMs: 1 }) },
+    ({ text }) => text,
+  );
 }
 if (args.variant === 'otel') await instrument(server);
 

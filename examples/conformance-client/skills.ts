@@ -4,7 +4,8 @@
  * supporting files its instructions point to. The verify-* scenarios tamper with SKILL.md, so
  * loading must fail with a SkillVerificationError and nothing further is read.
  */
-import { SkillVerificationError, type Client } from '../../src/client/index.js';
+import { SkillVerificationError } from '../../src/errors/index.js';
+import type { Client } from '../../src/client/index.js';
 
 type Step = (client: Client) => Promise<void>;
 

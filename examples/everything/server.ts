@@ -1,5 +1,8 @@
 /** The conformance fixture: every tool, prompt and resource the official referee's server scenarios use. */
-import { createServer, type Cluster, type Server } from '../../src/server/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import type { Cluster } from '../../src/spi/index.js';
+import { skills } from '../../src/extensions/skills/index.js';
+import { tasks } from '../../src/extensions/tasks/index.js';
 import { registerContent } from './content.js';
 import { registerInputRequired } from './input-required.js';
 import { registerSkills } from './skills.js';
@@ -8,6 +11,7 @@ import { registerTools } from './tools.js';
 
 /** `cluster`: shared state for several instances behind one URL (main.ts: `REDIS_URL`). */
 export function createEverythingServer(options: { cluster?: Cluster } = {}): Server {
+  const library = skills();
   const server = createServer({
     name: 'janus-everything',
     version: '0.1.0',
@@ -15,12 +19,13 @@ export function createEverythingServer(options: { cluster?: Cluster } = {}): Ser
     instructions: 'A fixture server exercising every MCP feature, for conformance tests.',
     requestState: { secrets: stateSecrets() },
     cluster: options.cluster,
+    extensions: [tasks(), library],
   });
   registerTools(server);
   registerInputRequired(server);
   registerContent(server);
   registerTasks(server);
-  registerSkills(server);
+  registerSkills(library);
   return server;
 }
 

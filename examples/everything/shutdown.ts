@@ -8,7 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { coreOf, type Server } from '../../src/server/index.js';
+import { coreOf } from '../../src/spi/index.js';
+import type { Server } from '../../src/server/index.js';
 import type { HttpServerHandle } from '../../src/transports/http/index.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;

@@ -3,7 +3,7 @@
  * folders and a skill under an organizational prefix, each with a subdirectory so that
  * `resources/directory/read` has a directory child to list.
  */
-import type { Server } from '../../src/server/index.js';
+import type { SkillsExtension } from '../../src/extensions/skills/index.js';
 
 const PDF_SKILL = `---
 name: pdf-processing
@@ -28,8 +28,8 @@ description: Process customer refund requests per company policy
 Answer with the wording of [the email example](examples/email.md).
 `;
 
-export function registerSkills(server: Server): void {
-  server.skill('pdf-processing', {
+export function registerSkills(library: SkillsExtension): void {
+  library.skill('pdf-processing', {
     files: {
       'SKILL.md': PDF_SKILL,
       'references/FORMS.md': '# Forms\n\nField names are case-sensitive.\n',
@@ -39,7 +39,7 @@ export function registerSkills(server: Server): void {
       'templates/regional/eu-invoice.md': '# EU invoice\n\nVAT: {{vat}}\n',
     },
   });
-  server.skill('acme/billing/refunds', {
+  library.skill('acme/billing/refunds', {
     files: {
       'SKILL.md': REFUNDS_SKILL,
       'examples/email.md': 'Dear customer, your refund of {{amount}} is on its way.\n',

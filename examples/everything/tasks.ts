@@ -4,7 +4,9 @@
  * fails as a protocol, ones that park on input, and one that gathers input before it goes async.
  */
 import { z } from 'zod';
-import { ErrorCode, McpError, ToolError, type Server } from '../../src/server/index.js';
+import { ErrorCode, McpError, ToolError } from '../../src/errors/index.js';
+import type { Server } from '../../src/server/index.js';
+import { startTask, task } from '../../src/extensions/tasks/index.js';
 
 /** Waits `ms`, or rejects when `signal` aborts (a cancelled task stops at once). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -25,6 +27,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const confirmSchema = z.object({ confirm: z.boolean().optional(), name: z.string().optional() });
 
+/** Registers them on `server`, which must have the tasks extension (`createEverythingServer` adds `tasks()`). */
 export function registerTasks(server: Server): void {
   server.tool('greet', { description: 'Greets synchronously', input: z.object({ name: z.string() }) }, ({ name }) => `Hello, ${name}!`);
 
@@ -33,7 +36,7 @@ export function registerTasks(server: Server): void {
     {
       description: 'Computes for `seconds` seconds, as a task',
       input: z.object({ seconds: z.number().min(0).max(3600), label: z.string().optional() }),
-      task: 'optional',
+      extensions: task('optional'),
     },
     async ({ seconds, label }, ctx) => {
       const steps = Math.max(1, Math.ceil(seconds));
@@ -45,26 +48,26 @@ export function registerTasks(server: Server): void {
     },
   );
 
-  server.tool('failing_job', { description: 'Fails as a tool after about a second', task: 'required' }, async (_args, ctx) => {
+  server.tool('failing_job', { description: 'Fails as a tool after about a second', extensions: task('required') }, async (_args, ctx) => {
     await sleep(1000, ctx.signal);
     throw new ToolError('Tool execution failed: the job could not finish');
   });
 
-  server.tool('protocol_error_job', { description: 'Fails with a JSON-RPC error', task: 'optional' }, async (_args, ctx) => {
+  server.tool('protocol_error_job', { description: 'Fails with a JSON-RPC error', extensions: task('optional') }, async (_args, ctx) => {
     await sleep(200, ctx.signal);
     throw new McpError(ErrorCode.InternalError, 'Protocol task failed');
   });
 
   server.tool(
     'confirm_delete',
-    { description: 'Asks before deleting a file', input: z.object({ filename: z.string() }), task: 'optional' },
+    { description: 'Asks before deleting a file', input: z.object({ filename: z.string() }), extensions: task('optional') },
     async ({ filename }, ctx) => {
       const answer = await ctx.elicit({ message: `Delete ${filename}?`, requestedSchema: confirmSchema });
       return answer.action === 'accept' && answer.content.confirm !== false ? `Deleted ${filename}` : `Kept ${filename}`;
     },
   );
 
-  server.tool('multi_input', { description: 'Asks two questions at once', task: 'optional' }, async (_args, ctx) => {
+  server.tool('multi_input', { description: 'Asks two questions at once', extensions: task('optional') }, async (_args, ctx) => {
     const [a, b] = await Promise.all([
       ctx.elicit({ message: 'First value?', requestedSchema: confirmSchema }),
       ctx.elicit({ message: 'Second value?', requestedSchema: confirmSchema }),
@@ -75,13 +78,13 @@ export function registerTasks(server: Server): void {
 
   server.tool(
     'test_tool_with_task',
-    { description: 'Asks a name in the request, then finishes as a task', task: { support: 'required', start: 'handler' } },
+    { description: 'Asks a name in the request, then finishes as a task', extensions: task({ support: 'required', start: 'handler' }) },
     async (_args, ctx) => {
       const answer = await ctx.elicit(
         { message: 'What is your name?', requestedSchema: z.object({ name: z.string() }) },
         { key: 'user_name' },
       );
-      await ctx.startTask();
+      await startTask(ctx);
       await sleep(100, ctx.signal);
       return `Hello, ${answer.action === 'accept' ? answer.content.name : 'stranger'}!`;
     },

@@ -1,6 +1,7 @@
 /** The tools the conformance server scenarios call (shared/conformance/README.md §5.3). */
 import { z } from 'zod';
-import { ToolError, type Server } from '../../src/server/index.js';
+import { ToolError } from '../../src/errors/index.js';
+import type { Server } from '../../src/server/index.js';
 import { PNG_1X1, WAV_SILENCE } from './media.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

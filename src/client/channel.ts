@@ -5,6 +5,7 @@
  */
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { LegacyVersion } from '../protocol/versions.js';
+import type { TransportKind } from '../transports/transport.js';
 
 export interface ChannelHandlers {
   /** Server requests and notifications (and, on stdio, anything not answering a pending request). */
@@ -27,7 +28,7 @@ export interface SendOptions {
 }
 
 export interface ClientChannel {
-  readonly kind: 'stdio' | 'http' | 'sse' | 'memory';
+  readonly kind: TransportKind;
   start(handlers: ChannelHandlers): Promise<void>;
   /**
    * Sends a request and resolves with its response (an error response resolves too: the

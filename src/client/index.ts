@@ -1,14 +1,16 @@
-/** `janus-mcp/client`: connect to any MCP server, detect its era, speak the whole protocol. */
+/**
+ * `janus-mcp/client`: connect to any MCP server, detect its era, speak the whole protocol.
+ * Errors (`McpError`, `JanusError`, `ChannelError`, …) come from `janus-mcp/errors`.
+ */
 export { connect } from './connect.js';
 export { Client } from './client.js';
-export { SkillVerificationError, SKILLS_EXTENSION } from './skills.js';
+export { SKILLS_EXTENSION } from './skills.js';
 export type {
   SkillEntry,
   SkillResourceEntry,
   SkillFrontmatter,
   LoadedSkill,
   SkillFileContent,
-  SkillVerificationFailure,
 } from './skills.js';
 export type { ConnectOptions, Target, HandlerContext, SpawnOptions } from './options.js';
 // A Target may be a message transport (one end of createMemoryPair(), a StdioTransport).
@@ -32,9 +34,6 @@ export { appsExtension, appOf, visibleToModel, APPS_EXTENSION, APP_MIME_TYPE } f
 export type { AppLink, AppResource } from './apps.js';
 export type { AppCsp, AppPermissions, AppResourceMeta, AppVisibility } from '../extensions/apps/wire.js';
 export type { ClientChannel, ChannelHandlers, SendOptions } from './channel.js';
-export { ChannelError } from './channel.js';
-export { ProcessChannelError } from './channels/process-error.js';
-export { McpError, JanusError, ErrorCode } from '../protocol/errors.js';
 export {
   OAuthClient,
   headlessRedirect,

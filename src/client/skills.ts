@@ -6,6 +6,7 @@
  * content only when all agree. A supporting file is read only if the entry lists it, and
  * verified the same way.
  */
+import { SkillVerificationError } from './skill-error.js';
 import { base64ToBytes } from '../protocol/base64.js';
 import { JanusError } from '../protocol/errors.js';
 import type { ReadResourceResult, Resource, ServerCapabilities } from '../protocol/types.js';
@@ -22,34 +23,6 @@ import {
 
 export { SKILLS_EXTENSION };
 export type { SkillEntry, SkillFrontmatter, SkillResourceEntry };
-
-/** Why a skill's content was refused (SEP-2640 §Integrity and verification: "MUST NOT use the unverified content"). */
-export type SkillVerificationFailure =
-  /** The read's byte length is not the entry's `size`. */
-  | 'size'
-  /** The read's SHA-256 is not the entry's `digest`. */
-  | 'digest'
-  /** The SKILL.md frontmatter differs from the entry's, or cannot be parsed. */
-  | 'frontmatter'
-  /** The file is not in the entry's `resources` (or lies outside the skill). */
-  | 'unlisted'
-  /** The read returned nothing usable for the URI. */
-  | 'unreadable';
-
-/**
- * A skill file that failed verification against the entry the client holds. Its content is not
- * returned. The usual cause is a skill changed since its entry was fetched: `getSkill` refreshes it.
- */
-export class SkillVerificationError extends Error {
-  constructor(
-    readonly failure: SkillVerificationFailure,
-    readonly uri: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SkillVerificationError';
-  }
-}
 
 /** A skill loaded from verified content. */
 export interface LoadedSkill {

@@ -4,6 +4,7 @@
  * and client instrumentation, plus the one Janus adds: `janus.mcp.era`.
  */
 import type { Attributes } from '@opentelemetry/api';
+import type { TransportKind } from '../spi/index.js';
 
 export const ATTR = {
   method: 'mcp.method.name',
@@ -35,12 +36,12 @@ export const OTHER_ERROR = '_OTHER';
 /** The histograms' buckets, in seconds, as mcp.md §Metrics advises for every duration. */
 export const DURATION_BUCKETS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
-/** Janus's transport kinds, on either side. */
-export type TransportName = 'stdio' | 'http' | 'sse' | 'memory';
+/** A transport's kind, on either side: the built-in ones, or a custom transport's own name. */
+export type TransportName = TransportKind;
 
 /**
  * `network.transport` (mcp.md §Recording MCP transport): `pipe` for stdio, `tcp` for HTTP
- * (Streamable or SSE); an in-memory pair has none.
+ * (Streamable or SSE); an in-memory pair, or a custom transport Janus does not know, has none.
  */
 export function networkTransport(kind: TransportName | undefined): 'pipe' | 'tcp' | undefined {
   switch (kind) {

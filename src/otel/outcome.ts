@@ -6,8 +6,9 @@
  * error's message, whenever `error.type` is set.
  */
 import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
-import { ErrorCode, JanusError, McpError, type Era, type ProtocolVersion } from '../protocol/index.js';
-import { errorCodeFor } from '../server/index.js';
+import { ErrorCode, JanusError, McpError } from '../errors/index.js';
+import type { Era, ProtocolVersion } from '../protocol/index.js';
+import { errorCodeFor } from '../spi/index.js';
 import { ATTR, OTHER_ERROR, TOOL_ERROR } from './attributes.js';
 import { jsonOf } from './options.js';
 

@@ -7,7 +7,8 @@
  * context, so spans the handler makes are its children, and baggage from the client is there.
  */
 import { type Attributes, type Context, context, type Link, SpanKind, trace, ValueType } from '@opentelemetry/api';
-import { ErrorCode, type Middleware, type MiddlewareContext, type Next, type Server } from '../server/index.js';
+import { ErrorCode } from '../errors/index.js';
+import type { Middleware, MiddlewareContext, Next, Server } from '../server/index.js';
 import { CLIENT_REQUEST_METHODS } from '../protocol/index.js';
 import {
   ATTR,

@@ -86,3 +86,19 @@ export class UrlElicitationRequiredError extends McpError {
     super(ErrorCode.UrlElicitationRequired, message, { elicitations: elicitations.map((e) => ({ mode: 'url', ...e })) });
   }
 }
+
+/**
+ * An error meant for the model: thrown in a tool handler, it becomes a tool result with
+ * `isError: true` and this message as its text, verbatim (2025-11-25 server/tools.mdx §Error
+ * Handling). Any other error a tool throws is masked and reported to the server's `onError`.
+ *
+ * ```ts
+ * if (!order) throw new ToolError(`No order ${id}. Use list_orders to see the open ones.`);
+ * ```
+ */
+export class ToolError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolError';
+  }
+}

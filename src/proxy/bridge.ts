@@ -9,7 +9,7 @@
  *   same upstream call go on (continuation.ts).
  */
 import type { ConnectOptions } from '../client/index.js';
-import { ErrorCode, McpError } from '../protocol/index.js';
+import { ErrorCode, McpError } from '../errors/index.js';
 import type {
   CallToolResult,
   CreateMessageParams,

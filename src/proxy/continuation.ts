@@ -9,7 +9,7 @@
  * Held in this process's memory: one proxy instance per client (docs/proxy.md §Limits).
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, McpError } from '../protocol/index.js';
+import { ErrorCode, McpError } from '../errors/index.js';
 import type { CallToolResult, InputRequest, LoggingLevel } from '../protocol/index.js';
 import type { RequestContext } from '../server/index.js';
 import type { AskMethod, Asker, Question } from './scope.js';

@@ -3,7 +3,8 @@
  * name the upstream (for downstream clients), and reconnection with backoff when the upstream
  * goes away (a command that exits, a URL that stops answering).
  */
-import { ChannelError, type Client, type ConnectOptions, connect, ErrorCode, JanusError, McpError, type Target } from '../client/index.js';
+import { ChannelError, ErrorCode, JanusError, McpError } from '../errors/index.js';
+import { type Client, type ConnectOptions, connect, type Target } from '../client/index.js';
 import { callScope } from './scope.js';
 
 export interface ReconnectPolicy {

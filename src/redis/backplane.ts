@@ -5,7 +5,7 @@
  * instance, this one included, so all instances see one order. When Redis cannot take it,
  * this instance still tells its own streams: fan-out degrades to local, it does not stop.
  */
-import type { Backplane, ServerEvent } from '../server/index.js';
+import type { Backplane, ServerEvent } from '../spi/index.js';
 import type { RedisConnection } from './connect.js';
 import { bounded } from './deadline.js';
 

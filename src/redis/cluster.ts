@@ -3,7 +3,8 @@
  * one the backplane needs), the fan-out channel, the one-time-use records and the
  * ring of `requestState` sealing secrets (secret-ring.ts), all under one prefix.
  */
-import type { Cluster } from '../server/index.js';
+import { ClusterStores, EVENT_STORE, SESSION_STORE, type Cluster } from '../spi/index.js';
+import { TASK_STORE } from '../extensions/tasks/index.js';
 import { RedisBackplane } from './backplane.js';
 import { closeRedis, connectRedis, type RedisConnection } from './connect.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
@@ -44,8 +45,8 @@ export interface RedisClusterOptions {
 
 /** A `Cluster` whose connections `close()` ends. */
 export interface RedisCluster extends Cluster {
-  /** Task records and the signals to the instance running each task (tasks extension). */
-  readonly tasks: RedisTaskStore;
+  /** The stores on this Redis: handshake-era sessions and SSE events, task records (`TASK_STORE`). */
+  readonly stores: ClusterStores;
   /** Quits both Redis connections. */
   close(): Promise<void>;
   /**
@@ -116,9 +117,7 @@ export async function redisCluster(options: RedisClusterOptions = {}): Promise<R
     return {
       backplane,
       requestState: { secrets, store },
-      sessions,
-      events,
-      tasks,
+      stores: new ClusterStores().set(SESSION_STORE, sessions).set(EVENT_STORE, events).set(TASK_STORE, tasks),
       rotateSecret: () => secrets.rotate(),
       close: () => {
         secrets.close();

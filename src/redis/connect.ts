@@ -5,7 +5,7 @@
  * throws).
  */
 import { createClient } from 'redis';
-import { JanusError } from '../protocol/index.js';
+import { JanusError } from '../errors/index.js';
 
 /** A node-redis client as `connectRedis` configures it. */
 export type RedisConnection = ReturnType<typeof createConnection>;

@@ -10,8 +10,8 @@
  * does the same on a refresh); states issued before the epoch are refused, since whether they
  * were used can no longer be told.
  */
-import type { RequestStateStore } from '../server/index.js';
-import { ErrorCode, McpError } from '../protocol/index.js';
+import type { RequestStateStore } from '../spi/index.js';
+import { ErrorCode, McpError } from '../errors/index.js';
 import type { RedisConnection } from './connect.js';
 import { runScript } from './script.js';
 import { epochKey, RESTORE_RING, ringKey } from './secret-ring.js';

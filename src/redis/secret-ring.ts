@@ -20,8 +20,8 @@
  * refresh, a rotation) puts back the secrets the instance holds and starts a new epoch
  * (request-state-store.ts), so older states still open but cannot be replayed.
  */
-import { JanusError } from '../protocol/index.js';
-import type { SecretRing } from '../server/index.js';
+import { JanusError } from '../errors/index.js';
+import type { SecretRing } from '../spi/index.js';
 import type { RedisConnection } from './connect.js';
 import { runScript } from './script.js';
 

@@ -19,7 +19,7 @@
  * once: a signal lost with a connection is a request that times out, never a wrong answer.
  */
 import { LOGGING_LEVELS, classify, type Implementation } from '../protocol/index.js';
-import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../server/index.js';
+import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../spi/index.js';
 import type { RedisConnection } from './connect.js';
 import { bounded } from './deadline.js';
 import { runScript } from './script.js';

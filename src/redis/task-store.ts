@@ -21,8 +21,9 @@
  * the rest of `janus-mcp/redis` does. Signals go by PUBLISH on `<prefix>tasks:<instance>`, at
  * most once, like the session store's.
  */
-import { JanusError, type InputRequest } from '../protocol/index.js';
-import type { TaskChange, TaskRecord, TaskSignal, TaskStore } from '../server/index.js';
+import { JanusError } from '../errors/index.js';
+import type { InputRequest } from '../protocol/index.js';
+import type { TaskChange, TaskRecord, TaskSignal, TaskStore } from '../extensions/tasks/index.js';
 import type { RedisConnection } from './connect.js';
 import { bounded } from './deadline.js';
 import { runScript } from './script.js';

@@ -26,24 +26,43 @@ import type {
   ElicitUrlRequest,
   RequestContext,
   SessionHandle,
-  TaskHandle,
 } from './context.js';
 import type { JsonSchemaObject, Parsed, StandardSchema } from './schema/types.js';
 import type { Inbound } from './transport-seam.js';
 import type { Cancellation } from './cancel.js';
 
 /**
+ * The handshake-era session a request belongs to, as an extension may act on it beyond the
+ * request (the tasks extension's 2025-11-25 design: a task asks and notifies on its session).
+ */
+export interface SiteSession {
+  readonly id: string;
+  readonly closed: boolean;
+  /** This instance let the session go without ending it (cluster: another instance serves it on). */
+  readonly released: boolean;
+  /** Whether a message outside any request reaches the client now (Streamable HTTP: a GET stream is open, here or elsewhere). */
+  readonly reachable: boolean;
+  /** Runs once the session closes (at once if it has). */
+  onClosed(hook: () => void): void;
+  /** Sends a message outside any request, on the session's own channel. */
+  sendUnsolicited(message: JsonRpcMessage): void;
+  /** Asks the client with real server-to-client requests: on `via` (a request's stream), or the session's own channel. */
+  asker(via: Inbound | undefined, signal: AbortSignal | undefined): Asker;
+  /** The session's public handle (`ctx.session`). */
+  handle(): SessionHandle;
+}
+
+/**
  * Where a request is being served, beyond what its handler sees (for extensions, extension.ts):
- * the channel it came on and, on the handshake era, its session (opaque here; the legacy
- * layer's `Session`).
+ * the channel it came on and, on the handshake era, its session.
  */
 export interface CallSite {
   readonly era: Era;
   readonly protocolVersion: ProtocolVersion;
   readonly client: ClientView;
   readonly inbound: Inbound;
-  /** The legacy session the request belongs to; undefined on the 2026-07-28 wire. */
-  readonly session: unknown;
+  /** The handshake-era session the request belongs to; undefined on the 2026-07-28 wire. */
+  readonly session: SiteSession | undefined;
 }
 
 export interface CallInit {
@@ -60,14 +79,11 @@ export interface CallInit {
   readonly asker: Asker;
   /** The middleware's per-request data, when a chain ran; made on first read otherwise. */
   readonly state?: Record<string, unknown>;
-  /** The legacy session itself, for extensions (`CallSite.session`). */
-  readonly legacySession?: unknown;
-  /** The legacy session's handle, made from `legacySession` when first read (most handlers never look). */
-  readonly sessionHandle?: (legacySession: unknown) => SessionHandle;
+  /** The handshake-era session (`CallSite.session`; `ctx.session` is its handle, made when first read). */
+  readonly session?: SiteSession;
 }
 
 const NOOP_CLOSE = () => {};
-const NOT_A_TASK = Promise.resolve();
 
 /** `notifications/message` for a log line, or undefined when `threshold` holds it back (undefined: forward nothing). */
 export function logMessage(
@@ -94,8 +110,7 @@ export class Call implements RequestContext {
   private readonly logLevel: LoggingLevel | undefined;
   private readonly asker: Asker;
   private userState: Record<string, unknown> | undefined;
-  private readonly legacySession: unknown;
-  private readonly sessionHandle: ((legacySession: unknown) => SessionHandle) | undefined;
+  private readonly siteSession: SiteSession | undefined;
 
   // The init is read, not kept: a call's context is made per request, and an object held per
   // request is memory the hot path pays for (`detach` rebuilds what it needs from the fields).
@@ -111,8 +126,7 @@ export class Call implements RequestContext {
     this.logLevel = init.logLevel;
     this.asker = init.asker;
     this.userState = init.state;
-    this.legacySession = init.legacySession;
-    this.sessionHandle = init.sessionHandle;
+    this.siteSession = init.session;
   }
 
   get state(): Record<string, unknown> {
@@ -122,7 +136,7 @@ export class Call implements RequestContext {
   /** Where this request is served (extension.ts): its channel and, on the handshake era, its session. */
   get site(): CallSite {
     const { era, protocolVersion, client, inbound } = this;
-    return { era, protocolVersion, client, inbound, session: this.legacySession };
+    return { era, protocolVersion, client, inbound, session: this.siteSession };
   }
 
   /**
@@ -143,13 +157,12 @@ export class Call implements RequestContext {
       logLevel: 'logLevel' in init ? init.logLevel : this.logLevel,
       asker: init.asker,
       state: this.state,
-      legacySession: this.legacySession,
-      sessionHandle: this.sessionHandle,
+      session: this.siteSession,
     });
   }
 
   get session(): SessionHandle | undefined {
-    return this.sessionHandle?.(this.legacySession);
+    return this.siteSession?.handle();
   }
 
   get signal(): AbortSignal {
@@ -202,14 +215,5 @@ export class Call implements RequestContext {
 
   closeStream(): void {
     (this.inbound.closeStream ?? NOOP_CLOSE).call(this.inbound);
-  }
-
-  /** A plain call is no task (the tasks extension runs handlers with a context of its own). */
-  get task(): TaskHandle | undefined {
-    return undefined;
-  }
-
-  startTask(): Promise<void> {
-    return NOT_A_TASK;
   }
 }

@@ -1,13 +1,36 @@
 /**
  * What the instances of one server share when several serve one endpoint (docs/scale-out.md):
  * `createServer({ cluster })`. `janus-mcp/redis` makes one on Redis; without one,
- * everything stays in this process.
+ * everything stays in this process. Besides what the core shares (registry changes, the MRTR
+ * `requestState` secrets and single-use records), a cluster keeps stores for the parts that
+ * plug in (the handshake era's sessions and events, an extension's records), each under its
+ * own key: the core names none of them.
  */
 import type { Backplane } from './backplane.js';
 import type { RequestStateStore } from './modern/request-state-store.js';
-import type { EventStore, SessionStore } from './session-store.js';
 import type { Secret, SecretRing } from './modern/secret-ring.js';
-import type { TaskStore } from '../extensions/tasks/store.js';
+
+/** The name of a store a cluster may keep, and (for the compiler) the store's type. */
+export class StoreKey<T> {
+  /** Never set: ties the key to the type of its store. */
+  declare readonly store?: T;
+  constructor(readonly id: string) {}
+}
+
+/** Stores by key, each typed by its key. */
+export class ClusterStores {
+  private readonly stores = new Map<string, unknown>();
+
+  set<T>(key: StoreKey<T>, store: T): this {
+    this.stores.set(key.id, store);
+    return this;
+  }
+
+  get<T>(key: StoreKey<T>): T | undefined {
+    // Only `set` puts a store here, under a key of its type.
+    return this.stores.get(key.id) as T | undefined;
+  }
+}
 
 export interface Cluster {
   /** Registry changes and resource updates, delivered to every instance's sessions and listen streams. */
@@ -21,12 +44,9 @@ export interface Cluster {
     readonly store: RequestStateStore;
   };
   /**
-   * Legacy (2025 Streamable HTTP) sessions any instance serves: their records and the signals
-   * between instances. Absent: a session is served by the instance that opened it.
+   * The stores of the parts that plug in, by key: the handshake era's shared sessions and SSE
+   * events (`SESSION_STORE`, `EVENT_STORE`), the tasks extension's records (`TASK_STORE` of
+   * `janus-mcp/tasks`), your own extension's.
    */
-  readonly sessions?: SessionStore;
-  /** Where SSE events are kept so a client resumes its stream on any instance (the HTTP transport's default `eventStore`). */
-  readonly events?: EventStore;
-  /** Task records (tasks extension, both designs): a task created on one instance is read, updated and cancelled on any. */
-  readonly tasks?: TaskStore;
+  readonly stores?: ClusterStores;
 }

@@ -125,28 +125,6 @@ export interface RequestContext {
    * `Last-Event-ID`. Does nothing where the transport has no such stream.
    */
   closeStream(): void;
-  /** The task this call runs as (a tool with `task` support, when the call became one); undefined otherwise. */
-  readonly task: TaskHandle | undefined;
-  /**
-   * For a tool whose task starts in its handler (`task: { support, start: 'handler' }`): makes
-   * this call a task now, when the client can take one. The client gets the task at once and
-   * the handler goes on as the task: what it asked before was the request's own (an
-   * input_required round on 2026-07-28); what it asks after parks the task. Resolves when the
-   * task exists; a call that cannot be a task goes on as a plain call. Does nothing for any
-   * other call or once the task exists.
-   */
-  startTask(): Promise<void>;
-}
-
-/** The task a tool call runs as (`ctx.task`). */
-export interface TaskHandle {
-  readonly id: string;
-  /**
-   * Sets the task's `statusMessage`, which clients see on `tasks/get` and in status
-   * notifications (also set by `ctx.progress` with a message on 2026-07-28, where tasks carry
-   * no progress notifications).
-   */
-  setStatusMessage(message: string): void;
 }
 
 /**

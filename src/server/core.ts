@@ -384,6 +384,9 @@ class BatchInbound implements Inbound {
   get transport(): Inbound['transport'] {
     return this.channel.transport;
   }
+  get cancelsOnDrop(): boolean | undefined {
+    return this.channel.cancelsOnDrop;
+  }
   get signal(): AbortSignal | undefined {
     return this.channel.signal;
   }

@@ -1,19 +1,26 @@
 /**
- * The seam extensions plug into: methods, capabilities, a hook
- * around tool calls, and topics on `subscriptions/listen`. The dispatchers consult it after
- * their own tables and know no extension by name; the tasks, skills and apps extensions
- * (src/extensions/) are written against it, as a user's own would be.
+ * The seam extensions plug into: methods (each in the revisions it declares), capabilities,
+ * settings per tool, a hook around tool calls, a middleware around every request, topics on
+ * `subscriptions/listen`, and a store the cluster keeps for it. The dispatchers consult it
+ * after their own tables and know no extension by name; the tasks, skills and apps extensions
+ * (src/extensions/, each behind its own package subpath) are written against it, as a user's
+ * own would be, and come in as a user's do: `createServer({ extensions })` or `server.extend`.
  */
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
-import type { ServerCapabilities } from '../protocol/types.js';
+import type { ServerCapabilities, Tool } from '../protocol/types.js';
 
 import type { ProtocolVersion } from '../protocol/versions.js';
 import type { Call, CallSite } from './call.js';
 
 export type { CallSite };
+import type { StoreKey } from './cluster.js';
 import type { ClientView, RequestContext } from './context.js';
-import type { ToolEntry } from './features/tools.js';
+import type { ResourceConfig, ResourceReader } from './features/resources.js';
+import type { ToolConfig, ToolEntry, ToolHandler } from './features/tools.js';
+import type { SchemaInput } from './schema/types.js';
+import type { Middleware } from './middleware.js';
+import type { SessionHooks } from './session-hooks.js';
 
 /** A request's params as they came off the wire. */
 export type Params = Record<string, unknown>;
@@ -36,12 +43,37 @@ export interface ExtensionMethod {
   run(params: Params, ctx: RequestContext, site: CallSite): object | Promise<object>;
 }
 
+/** A registered definition; changing or removing it tells connected clients. */
+export interface Registration<C> {
+  update(config: Partial<C>): void;
+  remove(): void;
+}
+
+/** What an extension may register on its server: the `Server` facade's own registration methods. */
+export interface ExtensionServer {
+  tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
+  ): Registration<ToolConfig<I, O>>;
+  resource(uri: string, config: ResourceConfig, read: ResourceReader | string): Registration<ResourceConfig>;
+  /** Whether a resource is registered at `uri`. */
+  hasResource(uri: string): boolean;
+  resourceUpdated(uri: string): void;
+}
+
 /** What an installed extension may use of its server. */
 export interface ExtensionHost {
   /** Sends a notification to every `subscriptions/listen` stream that holds `topic`, on every instance. */
   publish(topic: string, notification: JsonRpcNotification): void;
   /** Where unexpected failures go (the server's `onError`). */
   reportError(error: unknown): void;
+  /** The server it was added to, to register tools and resources on. */
+  readonly server: ExtensionServer;
+  /** The store the server's cluster keeps under `key` (`createServer({ cluster })`), if it has one. */
+  store<T>(key: StoreKey<T>): T | undefined;
+  /** Hooks for the handshake era's sessions (`server.onSession`); returns what removes them. */
+  onSession(hooks: SessionHooks): () => void;
 }
 
 /**
@@ -65,7 +97,7 @@ export type ToolCallHook = (
 ) => object | Promise<object> | undefined;
 
 export interface ServerExtension {
-  /** The extension's identifier (`io.modelcontextprotocol/tasks`). */
+  /** The extension's identifier (`io.modelcontextprotocol/tasks`): also the key of its settings in a tool's `extensions`. */
   readonly id: string;
   /** Its settings under `capabilities.extensions` where the revision has that field (2026-07-28); undefined: not advertised there. */
   settings?(): Record<string, unknown> | undefined;
@@ -73,6 +105,14 @@ export interface ServerExtension {
   capabilities?(v: ProtocolVersion, caps: ServerCapabilities): void;
   readonly methods?: Readonly<Record<string, ExtensionMethod>>;
   readonly toolCall?: ToolCallHook;
+  /**
+   * A tool's settings for this extension (`ToolConfig.extensions[id]`), at registration: throw a
+   * `JanusError('REGISTRATION')` to refuse them; return the fields they add to the tool's wire
+   * entry (shaped per revision as the rest of it), or undefined for none.
+   */
+  toolSettings?(name: string, settings: unknown): Partial<Tool> | undefined;
+  /** A middleware around every request and notification the server answers, in both eras, before the user's own. */
+  readonly middleware?: Middleware;
   /** `subscriptions/listen`: what this extension grants of `notifications` (2026-07-28), or undefined for nothing. */
   listen?(asked: Params, client: ClientView, site: CallSite): ListenGrant | undefined;
   /** Called once, when the extension is added to a server. */

@@ -3,7 +3,7 @@
  * every revision. The registry is built once; transports drive the core.
  */
 import { JanusError } from '../protocol/errors.js';
-import type { Icon, Implementation, ServerCapabilities } from '../protocol/types.js';
+import type { Icon, Implementation, ServerCapabilities, Tool } from '../protocol/types.js';
 import type { Transport } from '../transports/transport.js';
 import { LocalBackplane, type Backplane } from './backplane.js';
 import type { Cluster } from './cluster.js';
@@ -32,20 +32,8 @@ import type { CacheableMethod, ServerConfig } from './services.js';
 import type { SessionHandle } from './context.js';
 import type { SessionHooks, SessionOptions } from './session-hooks.js';
 import type { ServerCore } from './transport-seam.js';
-import { Extensions, type ServerExtension } from './extension.js';
-import { TasksExtension, type TasksOptions } from '../extensions/tasks/extension.js';
-import { EXTENSION_ID as TASKS } from '../extensions/tasks/wire.js';
-import { taskOptions } from './features/tools.js';
-import { registerAppTool, type AppToolConfig, type AppToolRegistration } from '../extensions/apps/app-tool.js';
-import {
-  SkillsExtension,
-  SKILLS_EXTENSION,
-  serveSkillDirectory,
-  serveSkillsDirectory,
-  type SkillFiles,
-  type SkillRegistration,
-  type SkillsOptions,
-} from '../extensions/skills/index.js';
+import { Extensions, type ExtensionServer, type Registration, type ServerExtension } from './extension.js';
+import { EVENT_STORE, SESSION_STORE } from './session-store-keys.js';
 
 export interface ServerOptions {
   name: string;
@@ -75,11 +63,12 @@ export interface ServerOptions {
    */
   cluster?: Cluster;
   /**
-   * The tasks extension (docs/extensions.md §Tasks): where task records live, default lifetime
-   * and polling interval. It is added with the first tool that declares `task` support; giving
-   * this adds it at once (and advertises it with no such tool yet).
+   * Extensions to add, in order (`tasks()` from `janus-mcp/tasks`, `skills()` from
+   * `janus-mcp/skills`, `apps()` from `janus-mcp/apps`, your own `ServerExtension`): before
+   * any tool, so that a tool may carry settings for one (`ToolConfig.extensions`). More can
+   * come later with `server.extend`.
    */
-  tasks?: TasksOptions;
+  extensions?: readonly ServerExtension[];
   /** The server's limits, each with its default (JSON depth, requests in flight, listen streams, MRTR rounds, …). */
   limits?: ServerLimits;
   /**
@@ -102,26 +91,18 @@ export interface ServerOptions {
    * Requests are logged by the `logRequests` middleware, not here. See `consoleLogger`.
    */
   logger?: Logger;
-  /** The Skills extension's page size and 2026-07-28 cache hint (`skill`, `skills`; SEP-2640). */
-  skills?: SkillsOptions;
 }
 
-/** A registered definition; changing or removing it tells connected clients. */
-export interface Registration<C> {
-  update(config: Partial<C>): void;
-  remove(): void;
-}
+export type { Registration };
 
 const CORE = Symbol('janus.core');
 
-export class Server {
+export class Server implements ExtensionServer {
   private readonly registry = new Registry();
   private readonly middleware = new MiddlewareStack();
   private readonly extensions: Extensions;
   private readonly [CORE]: Core;
   private closed = false;
-  private readonly skillsOptions: SkillsOptions | undefined;
-  private readonly tasksOptions: TasksOptions;
 
   constructor(options: ServerOptions) {
     if (!options?.name || !options.version) throw new JanusError('REGISTRATION', 'createServer needs { name, version }');
@@ -132,11 +113,15 @@ export class Server {
     if (options.icons !== undefined) info.icons = options.icons;
     const problem = jsonProblem(info) ?? (options.instructions === undefined ? undefined : jsonProblem(options.instructions));
     if (problem) throw new JanusError('REGISTRATION', `createServer: the server's info cannot be sent: ${problem}`);
-    this.skillsOptions = options.skills;
+    const stores = options.cluster?.stores;
     const extensions = (this.extensions = new Extensions({
       publish: (topic, notification) => this[CORE].publish({ type: 'topic', topic, notification }),
       reportError: (e) => config.onError(e),
+      server: this,
+      store: (key) => stores?.get(key),
+      onSession: (hooks) => this.onSession(hooks),
     }));
+    const sessionStore = stores?.get(SESSION_STORE);
     const config: ServerConfig = {
       info,
       instructions: options.instructions,
@@ -156,14 +141,13 @@ export class Server {
       middleware: this.middleware,
       extensions,
       sessions: options.sessions,
-      shared: options.cluster?.sessions ? { store: options.cluster.sessions, events: options.cluster.events } : undefined,
+      shared: sessionStore === undefined ? undefined : { store: sessionStore, events: stores?.get(EVENT_STORE) },
       onError: options.onError ?? (options.logger ? errorReporter(options.logger) : (e) => console.error('[janus-mcp]', e)),
       warn: options.logger ? warningReporter(options.logger) : (m) => console.warn(`[janus-mcp] ${m}`),
     };
     this[CORE] = new Core(config);
     this.registry.onChange = (kind) => this[CORE].publish({ type: 'list_changed', kind });
-    this.tasksOptions = { store: options.cluster?.tasks, ...options.tasks };
-    if (options.tasks !== undefined) this.extensions.add(new TasksExtension(this.tasksOptions));
+    for (const extension of options.extensions ?? []) this.extend(extension);
   }
 
   /**
@@ -207,22 +191,34 @@ export class Server {
   tool(name: string, handler: ToolHandler): Registration<ToolConfig<undefined, undefined>>;
   tool(name: string, a: ToolConfig | AnyToolHandler, b?: AnyToolHandler): Registration<ToolConfig> {
     const [config, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
-    const registration = this.register('tools', name, (c: ToolConfig) => defineTool(name, c, handler), config);
-    this.tasksFor(config);
-    return {
-      update: (patch) => {
-        registration.update(patch);
-        this.tasksFor(patch);
-      },
-      remove: registration.remove,
-    };
+    return this.register('tools', name, (c: ToolConfig) => defineTool(name, c, handler, this.extensionFields(name, c)), config);
   }
 
-  /** The tasks extension comes with the first tool that can run as a task. */
-  private tasksFor(config: Partial<ToolConfig>): void {
-    if (config.task !== undefined && taskOptions(config).support !== 'forbidden' && !this.extensions.has(TASKS)) {
-      this.extensions.add(new TasksExtension(this.tasksOptions));
+  /**
+   * What a tool's settings for extensions (`ToolConfig.extensions`) add to its wire entry, each
+   * checked by its extension; settings for an extension this server does not have are refused.
+   */
+  private extensionFields(name: string, config: ToolConfig): Partial<Tool> | undefined {
+    const settings = config.extensions;
+    if (settings === undefined) return undefined;
+    let fields: Partial<Tool> | undefined;
+    for (const [id, value] of Object.entries(settings)) {
+      const extension = this.extensions.get(id);
+      if (extension === undefined) {
+        throw new JanusError(
+          'REGISTRATION',
+          `tool "${name}" has settings for the extension ${id}, which this server does not have: add it first (createServer({ extensions }))`,
+        );
+      }
+      const added = extension.toolSettings?.(name, value);
+      if (added !== undefined) fields = { ...fields, ...added };
     }
+    return fields;
+  }
+
+  /** Whether a resource is registered at `uri` (extensions that share one resource between tools ask). */
+  hasResource(uri: string): boolean {
+    return this.registry.resources.has(uri);
   }
 
   /**
@@ -249,31 +245,6 @@ export class Server {
   /** Registers an RFC 6570 resource template; `read` gets the URI and its variables. */
   resourceTemplate(uriTemplate: string, config: TemplateConfig, read: TemplateReader): Registration<TemplateConfig> {
     return this.register('templates', uriTemplate, (c: TemplateConfig) => defineTemplate(uriTemplate, c, read), config);
-  }
-
-  /**
-   * Registers a tool with its interactive UI (MCP Apps, docs/extensions.md §Apps): the tool links
-   * to `ui.uri` (`ui://…`) in `_meta.ui.resourceUri`, the HTML is served there as
-   * `text/html;profile=mcp-app` with its csp, permissions, domain and prefersBorder in `_meta.ui`,
-   * and the server advertises `io.modelcontextprotocol/ui`. `update` and `remove` handle both.
-   *
-   * ```ts
-   * server.appTool('clock', { ui: { uri: 'ui://clock/view.html', html: '<!doctype html>…' } }, () => new Date().toISOString());
-   * ```
-   */
-  appTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
-    name: string,
-    config: AppToolConfig<I, O>,
-    handler: ToolHandler<I, O>,
-  ): AppToolRegistration<AppToolConfig<I, O>> {
-    const host = {
-      tool: (n: string, c: ToolConfig, h: AnyToolHandler) => this.register('tools', n, (x: ToolConfig) => defineTool(n, x, h), c),
-      resource: (u: string, c: ResourceConfig, r: ResourceReader) =>
-        this.register('resources', u, (x: ResourceConfig) => defineResource(u, x, r), c),
-      hasResource: (u: string) => this.registry.resources.has(u),
-      extensions: this.extensions,
-    };
-    return registerAppTool(host, name, config as AppToolConfig, handler as AnyToolHandler) as AppToolRegistration<AppToolConfig<I, O>>;
   }
 
   /**
@@ -309,47 +280,13 @@ export class Server {
   }
 
   /**
-   * Adds an extension (extension.ts): its methods, capabilities, tool-call hook and listen
-   * topics. The built-in ones come in by their own calls (`tool` with `task`, `skill`, `appTool`).
+   * Adds an extension (extension.ts): its methods, capabilities, tool settings, tool-call hook,
+   * middleware and listen topics. `createServer({ extensions })` adds them this way too.
    */
   extend(extension: ServerExtension): this {
     this.extensions.add(extension);
+    if (extension.middleware !== undefined) this.middleware.add(undefined, extension.middleware);
     return this;
-  }
-
-  /**
-   * Serves a skill (SEP-2640) at a skill path (`git-workflow`, `acme/billing/refunds`): its
-   * files become resources `skill://<path>/<file>`, and `skills/list`, `skills/get` and
-   * `resources/directory/read` answer for it. From memory it is served at once; from a
-   * directory on disk once the returned promise resolves. A skill that breaks SEP-2640's rules
-   * (no SKILL.md with `name` and `description`, `name` not the final path segment, over the
-   * limits) is refused with a `REGISTRATION` error.
-   *
-   * ```ts
-   * server.skill('git-workflow', { files: { 'SKILL.md': '---\nname: git-workflow\ndescription: Our Git conventions\n---\n...' } });
-   * await server.skill('acme/billing/refunds', './skills/refunds');
-   * ```
-   */
-  skill(path: string, source: SkillFiles): SkillRegistration;
-  skill(path: string, directory: string): Promise<SkillRegistration>;
-  skill(path: string, source: SkillFiles | string): SkillRegistration | Promise<SkillRegistration> {
-    const skills = this.skillsExtension();
-    return typeof source === 'string' ? serveSkillDirectory(skills, path, source) : skills.add(path, source);
-  }
-
-  /** Serves every skill under a directory: each subdirectory holding a SKILL.md, at its relative path; all or none. */
-  skills(directory: string): Promise<SkillRegistration[]> {
-    return serveSkillsDirectory(this.skillsExtension(), directory);
-  }
-
-  /** The Skills extension, added on first use. */
-  private skillsExtension(): SkillsExtension {
-    const added = this.extensions.get<SkillsExtension>(SKILLS_EXTENSION);
-    if (added !== undefined) return added;
-    const host = { resource: this.resource.bind(this), resourceUpdated: this.resourceUpdated.bind(this) };
-    const skills = new SkillsExtension(host, this.skillsOptions);
-    this.extend(skills);
-    return skills;
   }
 
   /**
@@ -358,13 +295,13 @@ export class Server {
    * once (`list_changed` to legacy sessions, `subscriptions/listen` streams), sessions and
    * streams kept. For a live reload (`janus-mcp dev` imports the module again and copies its
    * fresh server in). Only the definitions move: this server keeps its options, middleware and
-   * extensions (the tasks extension is added if a new tool needs it), and the handles `source`
-   * returned keep acting on `source`.
+   * extensions (a tool with settings for an extension this server lacks is refused), and the
+   * handles `source` returned keep acting on `source`.
    */
   replaceDefinitionsFrom(source: Server): void {
     if (!(source instanceof Server)) throw new TypeError('replaceDefinitionsFrom(source) needs a Server');
     if (source === this) return;
-    for (const tool of source.registry.tools.values()) this.tasksFor(tool.config);
+    for (const tool of source.registry.tools.values()) this.extensionFields(tool.name, tool.config);
     this.registry.replaceAll('tools', source.registry.tools);
     this.registry.replaceAll('prompts', source.registry.prompts);
     this.registry.replaceAll('resources', source.registry.resources);

@@ -22,19 +22,15 @@ import type { JsonRpcErrorObject } from '../protocol/errors.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { HeaderParam } from '../protocol/x-mcp-header.js';
+import type { TransportKind } from '../transports/transport.js';
 import type { AuthInfo } from './auth-info.js';
 import type { EventStore } from './session-store.js';
 
 /** An `x-mcp-header` annotation on a tool's input property (docs/2026-07-28/server/tools.mdx §x-mcp-header). */
 export type { HeaderParam };
 
-/**
- * Which kind of channel carries a payload. The core reads it for one rule: on `http` a dropped
- * response stream is not cancellation (legacy transports §Sending Messages); on the others
- * (message channels such as stdio, memory or a WebSocket, and the 2024-11-05 `sse` stream)
- * the channel closing cancels what runs on it.
- */
-export type TransportKind = 'stdio' | 'http' | 'sse' | 'memory';
+/** What carries a payload: a label for logs, traces and `ctx.transport` (transports/transport.ts). */
+export type { TransportKind };
 
 /**
  * One inbound payload's channel, handed to `ServerCore.handle` with it: where messages about
@@ -42,6 +38,13 @@ export type TransportKind = 'stdio' | 'http' | 'sse' | 'memory';
  */
 export interface Inbound {
   readonly transport: TransportKind;
+  /**
+   * Whether the channel dropping (`signal`, `watch`) cancels this payload's requests. Yes on a
+   * message channel (stdio, memory, a WebSocket): nothing is left to answer. No on a
+   * handshake-era Streamable HTTP POST, whose stream dropping is not cancellation (2025-11-25
+   * transports §Sending Messages: the client says so with `notifications/cancelled`). Absent: yes.
+   */
+  readonly cancelsOnDrop?: boolean;
   /**
    * Writes a message that belongs to this payload: progress and log notifications, legacy
    * server-to-client requests made while handling it, and its final response(s).

@@ -22,12 +22,20 @@ export interface TransportHandlers {
   onError?(error: Error): void;
 }
 
+/**
+ * What carries a peer's messages, as the server and the client report it (`ctx.transport`,
+ * `client.transportKind`, logs, traces): the built-in ones, or any name a custom transport
+ * gives itself (`'websocket'`). Behaviour never depends on it: what differs between transports
+ * is said by their interfaces (`Inbound.cancelsOnDrop`).
+ */
+export type TransportKind = 'stdio' | 'http' | 'sse' | 'memory' | (string & {});
+
 export interface Transport {
   /**
    * What carries the messages, as the server reports it (`ctx.transport`, logs, traces):
-   * `'stdio'` when absent. Cancellation works the same on both: the channel closing cancels.
+   * `'stdio'` when absent. Cancellation works the same on every message transport: the channel closing cancels.
    */
-  readonly kind?: 'stdio' | 'memory';
+  readonly kind?: TransportKind;
   start(handlers: TransportHandlers): Promise<void>;
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void>;
   close(): Promise<void>;

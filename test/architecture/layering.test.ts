@@ -23,15 +23,27 @@ interface Rule {
 const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`);
 
 /** The entry points src/otel may build on (besides @opentelemetry/api). */
-const OTEL_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 'src/protocol/index.ts']);
+const OTEL_MAY_IMPORT = new Set([
+  'src/server/index.ts',
+  'src/client/index.ts',
+  'src/protocol/index.ts',
+  'src/errors/index.ts',
+  'src/spi/index.ts',
+]);
 /** The entry points src/auth/server may build on (besides jose and oauth4webapi). */
-const AUTH_SERVER_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts']);
+const AUTH_SERVER_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts', 'src/errors/index.ts']);
 /** The entry points src/auth/client may build on (besides jose and oauth4webapi). */
-const AUTH_CLIENT_MAY_IMPORT = new Set(['src/protocol/index.ts']);
+const AUTH_CLIENT_MAY_IMPORT = new Set(['src/protocol/index.ts', 'src/errors/index.ts']);
 /** The OAuth and JOSE libraries: only src/auth loads them, and only when authorization is configured. */
 const isOAuthLibrary = (e: Edge) => e.external && (e.to === 'jose' || e.to.startsWith('jose/') || e.to === 'oauth4webapi');
 /** The entry points src/redis may build on (besides `redis`). */
-const REDIS_MAY_IMPORT = new Set(['src/server/index.ts', 'src/protocol/index.ts']);
+const REDIS_MAY_IMPORT = new Set([
+  'src/server/index.ts',
+  'src/protocol/index.ts',
+  'src/errors/index.ts',
+  'src/spi/index.ts',
+  'src/extensions/tasks/index.ts',
+]);
 
 /** The entry points src/cli may build on (besides node: built-ins): the command is a thin layer over the public API. */
 const CLI_MAY_IMPORT = new Set([
@@ -40,22 +52,26 @@ const CLI_MAY_IMPORT = new Set([
   'src/stdio/index.ts',
   'src/transports/http/index.ts',
   'src/protocol/index.ts',
+  'src/errors/index.ts',
   'src/proxy/index.ts',
 ]);
 /** The entry points src/proxy may build on (besides node: built-ins): a Janus client upstream, a Janus server downstream. */
-const PROXY_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 'src/protocol/index.ts']);
+const PROXY_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 'src/protocol/index.ts', 'src/errors/index.ts']);
 /** Files whose `import()` of a run-time path is their purpose: the command loads the user's server module. */
 const COMPUTED_IMPORTS_ALLOWED = new Set(['src/cli/load.ts']);
-
-/** The server files that may name a built-in extension: the facade (`server.tool` with `task`, `skill`, `appTool`), the public entry, the cluster's bag of stores. */
-const SERVER_FILES_NAMING_EXTENSIONS = new Set(['src/server/server.ts', 'src/server/index.ts', 'src/server/cluster.ts']);
 
 const RULES: readonly Rule[] = [
   {
     name: 'core imports an extension',
-    why: 'the dispatch core knows no extension by name, so that extensions come and go without touching it: they plug into src/server/extension.ts',
-    applies: (from) => under('src/server')(from) && !SERVER_FILES_NAMING_EXTENSIONS.has(from),
+    why: 'the server knows no extension by name: extensions plug into src/server/extension.ts, and come in through their own package subpaths',
+    applies: under('src/server'),
     forbidden: (e) => under('src/extensions')(e.to),
+  },
+  {
+    name: 'extension wire part imports server code',
+    why: 'an extension’s wire part (wire.ts, methods.ts) is protocol level, shared with the client: it imports no server code',
+    applies: (from) => under('src/extensions')(from) && /\/(wire|methods)\.ts$/.test(from),
+    forbidden: (e) => under('src/server')(e.to) || under('src/spi')(e.to),
   },
   {
     name: 'modern imports legacy',
@@ -80,6 +96,12 @@ const RULES: readonly Rule[] = [
     why: 'a feature definition is era-neutral; each era shapes its own wire result',
     applies: under('src/server/features'),
     forbidden: (e) => under('src/server/legacy')(e.to) || under('src/server/modern')(e.to),
+  },
+  {
+    name: 'client imports server code',
+    why: 'the client is the server’s peer, not a layer above it: it shares the protocol (and extensions’ wire parts), never server code',
+    applies: under('src/client'),
+    forbidden: (e) => under('src/server')(e.to) || under('src/spi')(e.to),
   },
   {
     name: 'transports import server internals',
@@ -248,6 +270,24 @@ describe('layering of src/', () => {
     );
   });
 
+  test('nothing the client reaches is server code: it shares only the protocol and the extensions’ wire parts', () => {
+    const reached = new Set(['src/client/index.ts']);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const e of graph.edges) {
+        if (!e.external && reached.has(e.from) && !reached.has(e.to)) {
+          reached.add(e.to);
+          grew = true;
+        }
+      }
+    }
+    assert.deepEqual(
+      [...reached].filter((f) => under('src/server')(f) || under('src/spi')(f)).sort(),
+      [],
+      'src/client/index.ts reaches these server modules through its imports',
+    );
+  });
+
   test('no layer imports what it must not, and src/ has no import cycle, beyond KNOWN_VIOLATIONS', () => {
     const actual = violations(graph.edges);
     const known = new Set(KNOWN_VIOLATIONS);
@@ -330,6 +370,10 @@ describe('the layering check itself', () => {
       edge('src/client/a.ts', 'src/auth/client/flow.ts'),
       edge('src/server/modern/a.ts', 'src/extensions/tasks/b.ts'),
       edge('src/server/server.ts', 'src/extensions/tasks/b.ts'),
+      edge('src/extensions/tasks/wire.ts', 'src/server/extension.ts'),
+      edge('src/extensions/tasks/extension.ts', 'src/server/extension.ts'),
+      edge('src/client/a.ts', 'src/server/index.ts'),
+      edge('src/client/a.ts', 'src/extensions/tasks/wire.ts'),
       edge('src/extensions/tasks/a.ts', 'src/server/call.ts'),
       edge('src/cli/a.ts', 'src/cli/b.ts'),
       edge('src/cli/a.ts', 'src/client/index.ts'),
@@ -369,7 +413,10 @@ describe('the layering check itself', () => {
       'cli imports beyond the public entries: src/cli/a.ts → zod',
       'cli reached from the library: src/proxy/a.ts → src/cli/main.ts',
       'client imports auth internals: src/client/a.ts → src/auth/client/flow.ts',
+      'client imports server code: src/client/a.ts → src/server/index.ts',
       'core imports an extension: src/server/modern/a.ts → src/extensions/tasks/b.ts',
+      'core imports an extension: src/server/server.ts → src/extensions/tasks/b.ts',
+      'extension wire part imports server code: src/extensions/tasks/wire.ts → src/server/extension.ts',
       'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
       'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
       'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',

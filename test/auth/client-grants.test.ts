@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as jose from 'jose';
-import { connect, JanusError, type OAuthClientOptions } from '../../src/client/index.js';
+import { connect, type OAuthClientOptions } from '../../src/client/index.js';
+import { JanusError } from '../../src/errors/index.js';
 import { createServer } from '../../src/server/index.js';
 import type { ResourceServerOptions } from '../../src/transports/http/index.js';
 import { serve, type Served } from '../http-e2e/support.js';

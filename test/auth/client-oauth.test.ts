@@ -10,7 +10,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { connect, FileTokenStore, JanusError, OAuthClient, type ConnectOptions, type OAuthClientOptions } from '../../src/client/index.js';
+import { connect, FileTokenStore, OAuthClient, type ConnectOptions, type OAuthClientOptions } from '../../src/client/index.js';
+import { JanusError } from '../../src/errors/index.js';
 import { withClock } from '../support/wait.js';
 import {
   browserRedirect,

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { ChannelError, JanusError, connect } from '../../src/client/index.js';
+import { ChannelError, JanusError } from '../../src/errors/index.js';
+import { connect } from '../../src/client/index.js';
 import { nodeServer, rawServer, recordingFetch } from './support.js';
 
 /** A port on 127.0.0.1 that nothing listens on: bound, then closed. */

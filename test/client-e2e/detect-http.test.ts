@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChannelError, connect, McpError } from '../../src/client/index.js';
+import { ChannelError, McpError } from '../../src/errors/index.js';
+import { connect } from '../../src/client/index.js';
 import type { Msg } from '../support/common.js';
 import { json } from '../support/http.js';
 import { discoverResult, rawServer, recordingFetch } from './support.js';

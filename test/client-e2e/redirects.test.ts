@@ -11,7 +11,8 @@
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import { test } from 'node:test';
-import { ChannelError, connect } from '../../src/client/index.js';
+import { ChannelError } from '../../src/errors/index.js';
+import { connect } from '../../src/client/index.js';
 import { createNodeHandler } from '../../src/transports/http/index.js';
 import { textOf } from '../client/helpers.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';

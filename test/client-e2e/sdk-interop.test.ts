@@ -11,7 +11,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, McpError, type Client } from '../../src/client/index.js';
+import { connect, type Client } from '../../src/client/index.js';
+import { McpError } from '../../src/errors/index.js';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
 import { textOf } from '../client/helpers.js';
 import { pidAlive } from '../support/common.js';

@@ -8,9 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JanusError, McpError, type ConnectOptions, type Progress, type TaskSnapshot } from '../../src/client/index.js';
+import { JanusError, McpError } from '../../src/errors/index.js';
+import type { ConnectOptions, Progress, TaskSnapshot } from '../../src/client/index.js';
 import { z } from 'zod';
 import { createServer } from '../../src/server/index.js';
+import { startTask, task, tasks } from '../../src/extensions/tasks/index.js';
 import { inMemory, textOf } from '../client/helpers.js';
 import { until } from '../support/wait.js';
 import { EXT, LEGACY, MODERN, assertClientWire, sentRequests, taskServer } from './support.js';
@@ -277,7 +279,7 @@ test('[2025-11-25] after tools/list_changed the client lists the tools again to 
     pair.client.onNotification((n) => {
       if (n.method === 'notifications/tools/list_changed') changed = true;
     });
-    server.tool('late', { task: 'required' }, () => 'late result');
+    server.tool('late', { extensions: task('required') }, () => 'late result');
     await until(() => changed, 'notifications/tools/list_changed');
     assert.equal(textOf(await pair.client.callTool('late', {})), 'late result');
     assert.deepEqual(sentRequests(pair.wire, 'tools/call')[0]!.params.task, {});
@@ -288,13 +290,13 @@ test('[2025-11-25] after tools/list_changed the client lists the tools again to 
 });
 
 test('[2026-07-28] MRTR rounds on the call itself, then a task: one onElicit for the round, one for the task (ext-tasks §Task Creation)', async () => {
-  const server = createServer({ name: 'two-phase', version: '1.0.0', onError: () => {} });
+  const server = createServer({ name: 'two-phase', version: '1.0.0', onError: () => {}, extensions: [tasks()] });
   server.tool(
     'confirm_then_run',
-    { input: z.object({}), task: { support: 'optional', start: 'handler', pollIntervalMs: 5 } },
+    { input: z.object({}), extensions: task({ support: 'optional', start: 'handler', pollIntervalMs: 5 }) },
     async (_a, ctx) => {
       const first = await ctx.elicit({ message: 'Proceed?', schema: z.object({ name: z.string() }) } as never);
-      await ctx.startTask();
+      await startTask(ctx);
       const second = await ctx.elicit({ message: 'Again?', schema: z.object({ name: z.string() }) } as never);
       return `${(first as { content?: { name?: string } }).content?.name}/${(second as { content?: { name?: string } }).content?.name}`;
     },

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, JanusError, McpError, type Client } from '../../src/client/index.js';
+import { connect, type Client } from '../../src/client/index.js';
+import { JanusError, McpError } from '../../src/errors/index.js';
 import { textOf } from '../client/helpers.js';
 import { serveFixture } from '../client-e2e/support.js';
 import { LEGACY, MODERN, taskServer, type TaskServerProbe } from './support.js';

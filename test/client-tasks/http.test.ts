@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, JanusError } from '../../src/client/index.js';
+import { connect } from '../../src/client/index.js';
+import { JanusError } from '../../src/errors/index.js';
 import { textOf } from '../client/helpers.js';
 import { recordingFetch, serveFixture } from '../client-e2e/support.js';
 import { LEGACY, MODERN, taskServer } from './support.js';

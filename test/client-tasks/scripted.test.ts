@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, JanusError, type ConnectOptions, type TaskSnapshot } from '../../src/client/index.js';
+import { connect, type ConnectOptions, type TaskSnapshot } from '../../src/client/index.js';
+import { JanusError } from '../../src/errors/index.js';
 import type { Msg } from '../support/common.js';
 import { initializeResult, scripted, textOf, type Answer } from '../client/helpers.js';
 import { LEGACY, MODERN, assertClientWire, sentRequests } from './support.js';

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { createServer, McpError, ToolError, type Server, type TaskSupport } from '../../src/server/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { McpError, ToolError } from '../../src/errors/index.js';
+import { task, taskOf, tasks, type TaskSupport } from '../../src/extensions/tasks/index.js';
 import type { Msg } from '../support/common.js';
 import { aborted, deferred } from '../support/wait.js';
 import { tasksExtensionErrors, wireValidator } from '../support/wire-schema.js';
@@ -32,32 +34,32 @@ export interface TaskServerProbe {
  * name; `hang` runs until cancelled; `brief` lives `ttlMs` 40 and never ends (expires).
  */
 export function taskServer(support: TaskSupport = 'optional'): { server: Server; probe: TaskServerProbe } {
-  const server = createServer({ name: 'task-server', version: '1.0.0', onError: () => {} });
-  const task = { support, pollIntervalMs: 5 };
+  const server = createServer({ name: 'task-server', version: '1.0.0', onError: () => {}, extensions: [tasks()] });
+  const extensions = task({ support, pollIntervalMs: 5 });
   const started = deferred<string | undefined>();
   const hangAborted = deferred();
-  server.tool('work', { input: z.object({ steps: z.number() }), task }, async ({ steps }, ctx) => {
+  server.tool('work', { input: z.object({ steps: z.number() }), extensions }, async ({ steps }, ctx) => {
     for (let i = 1; i <= steps; i++) await ctx.progress(i, steps, `step ${i}`);
     return `worked ${steps} steps`;
   });
-  server.tool('tool_error', { input: z.object({}), task }, () => {
+  server.tool('tool_error', { input: z.object({}), extensions }, () => {
     throw new ToolError('the input was bad');
   });
-  server.tool('protocol_error', { input: z.object({}), task }, () => {
+  server.tool('protocol_error', { input: z.object({}), extensions }, () => {
     throw new McpError(-32050, 'quota exhausted', { retryAfterMs: 5000 });
   });
-  server.tool('ask', { input: z.object({}), task }, async (_args, ctx) => {
+  server.tool('ask', { input: z.object({}), extensions }, async (_args, ctx) => {
     const answer = await ctx.elicit({ message: 'Your name?', requestedSchema: z.object({ name: z.string() }) });
     return `hello ${answer.action === 'accept' ? answer.content.name : answer.action}`;
   });
-  server.tool('hang', { input: z.object({}), task }, async (_args, ctx) => {
-    started.resolve(ctx.task?.id);
+  server.tool('hang', { input: z.object({}), extensions }, async (_args, ctx) => {
+    started.resolve(taskOf(ctx)?.id);
     await aborted(ctx.signal);
     hangAborted.resolve();
     return 'cancelled';
   });
-  server.tool('brief', { input: z.object({}), task: { support, pollIntervalMs: 5, ttlMs: 40 } }, async (_args, ctx) => {
-    started.resolve(ctx.task?.id);
+  server.tool('brief', { input: z.object({}), extensions: task({ support, pollIntervalMs: 5, ttlMs: 40 }) }, async (_args, ctx) => {
+    started.resolve(taskOf(ctx)?.id);
     await aborted(ctx.signal);
     return 'never seen';
   });

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { ChannelError, JanusError, ProcessChannelError, connect } from '../../src/client/index.js';
+import { ChannelError, JanusError, ProcessChannelError } from '../../src/errors/index.js';
+import { connect } from '../../src/client/index.js';
 import { fixture } from '../support/common.js';
 import { FIXTURE_STDIO } from './helpers.js';
 

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, McpError } from '../../src/client/index.js';
+import { connect } from '../../src/client/index.js';
+import { McpError } from '../../src/errors/index.js';
 import { FIXTURE_INFO, FIXTURE_INSTRUCTIONS, buildFixtureServer } from '../fixtures/client-server/server.js';
 import type { Msg } from '../support/common.js';
 import { SILENT_LEGACY, initializeResult, inMemory, scripted, spawnFixture, textOf } from './helpers.js';

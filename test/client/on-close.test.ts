@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, ProcessChannelError } from '../../src/client/index.js';
+import { connect } from '../../src/client/index.js';
+import { ProcessChannelError } from '../../src/errors/index.js';
 import { createServer } from '../../src/server/index.js';
 import { createMemoryPair } from '../../src/testing/index.js';
 import { fixture } from '../support/common.js';

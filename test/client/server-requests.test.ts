@@ -8,7 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, McpError, type ConnectOptions, type HandlerContext } from '../../src/client/index.js';
+import { connect, type ConnectOptions, type HandlerContext } from '../../src/client/index.js';
+import { McpError } from '../../src/errors/index.js';
 import { buildFixtureServer } from '../fixtures/client-server/server.js';
 import type { Msg } from '../support/common.js';
 import { deferred, delay, until } from '../support/wait.js';

@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JanusError, connect } from '../../src/client/index.js';
+import { JanusError } from '../../src/errors/index.js';
+import { connect } from '../../src/client/index.js';
 import { FIXTURE_INFO } from '../fixtures/client-server/server.js';
 import { fixture, pidAlive } from '../support/common.js';
 import { SILENT_LEGACY, spawnFixture, textOf } from './helpers.js';

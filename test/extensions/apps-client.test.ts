@@ -9,10 +9,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { APP_MIME_TYPE, APPS_EXTENSION, JanusError, appsExtension, connect, visibleToModel, type Client } from '../../src/client/index.js';
+import { APP_MIME_TYPE, APPS_EXTENSION, appsExtension, connect, visibleToModel, type Client } from '../../src/client/index.js';
+import { JanusError } from '../../src/errors/index.js';
 import { bytesToBase64 } from '../../src/protocol/base64.js';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
-import { clientDeclares, createServer, type Server } from '../../src/server/index.js';
+import { clientDeclares } from '../../src/spi/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { apps } from '../../src/extensions/apps/index.js';
 import { serveHttp } from '../../src/transports/http/index.js';
 import { inMemory } from '../client/helpers.js';
 import { MODERN } from '../support/common.js';
@@ -25,15 +28,16 @@ const CSP = { connectDomains: ['https://api.example.com'], resourceDomains: ['ht
 const WITH_META: ProtocolVersion[] = ['2025-06-18', '2025-11-25', MODERN];
 
 function appServer(): Server {
-  const server = createServer({ name: 'apps', version: '1.0.0' });
-  server.appTool(
+  const ui = apps();
+  const server = createServer({ name: 'apps', version: '1.0.0', extensions: [ui] });
+  ui.tool(
     'weather',
     { description: 'Weather', ui: { uri: URI, html: HTML, csp: CSP, permissions: { microphone: {} }, prefersBorder: true } },
     () => 'sunny',
   );
-  server.appTool('refresh', { ui: { uri: URI, visibility: ['app'] } }, () => 'refreshed');
+  ui.tool('refresh', { ui: { uri: URI, visibility: ['app'] } }, () => 'refreshed');
   server.tool('plain', () => 'plain');
-  // Not through appTool: shapes a server of another make may send.
+  // Not through ui.tool: shapes a server of another make may send.
   server.resource('ui://text', { name: 'text', mimeType: 'text/html' }, '<p>not an app</p>');
   server.tool('wrong-mime', { _meta: { ui: { resourceUri: 'ui://text' } } }, () => 'x');
   server.resource('ui://listed', { name: 'listed', mimeType: APP_MIME_TYPE, _meta: { ui: { prefersBorder: false, csp: CSP } } }, (uri) => ({

@@ -1,16 +1,18 @@
 /**
- * MCP Apps on the server (ext-apps specification 2026-01-26, SEP-1865): `server.appTool`
- * registers a tool and its `ui://` resource together. The tool carries `_meta.ui.resourceUri`
- * (and the deprecated `_meta["ui/resourceUri"]`), the resource is `text/html;profile=mcp-app`
- * with `_meta.ui` on its listing entry and its read content (§UI Resource Format, draft
- * §Metadata Location), and `io.modelcontextprotocol/ui` is advertised where the revision has
- * `capabilities.extensions` (2026-07-28). Every message is checked against the revision's schema
- * (test/support/peer.ts).
+ * MCP Apps on the server (ext-apps specification 2026-01-26, SEP-1865): `ui.tool` of the Apps
+ * extension (`apps()`) registers a tool and its `ui://` resource together. The tool carries
+ * `_meta.ui.resourceUri` (and the deprecated `_meta["ui/resourceUri"]`), the resource is
+ * `text/html;profile=mcp-app` with `_meta.ui` on its listing entry and its read content (§UI
+ * Resource Format, draft §Metadata Location), and `io.modelcontextprotocol/ui` is advertised,
+ * once the extension is added, where the revision has `capabilities.extensions` (2026-07-28).
+ * Every message is checked against the revision's schema (test/support/peer.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { APP_MIME_TYPE, APPS_EXTENSION, JanusError, createServer, type Server } from '../../src/server/index.js';
+import { JanusError } from '../../src/errors/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { APP_MIME_TYPE, APPS_EXTENSION, apps, type AppsExtension } from '../../src/extensions/apps/index.js';
 import { MODERN } from '../support/common.js';
 import { MemoryPeer, handshake, withMemoryPeer, type TestPeer } from '../support/peer.js';
 
@@ -18,10 +20,14 @@ const URI = 'ui://weather/dashboard.html';
 const HTML = '<!DOCTYPE html><html><body>weather</body></html>';
 const CSP = { connectDomains: ['https://api.example.com', 'wss://live.example.com:8443'], resourceDomains: ['https://*.cdn.example.com'] };
 
-const fresh = (): Server => createServer({ name: 'apps', version: '1.0.0' });
+/** A server with the Apps extension; `ui` registers app tools on it. */
+function fresh(): { server: Server; ui: AppsExtension } {
+  const ui = apps();
+  return { server: createServer({ name: 'apps', version: '1.0.0', extensions: [ui] }), ui };
+}
 
-function weather(server: Server) {
-  return server.appTool(
+function weather(ui: AppsExtension) {
+  return ui.tool(
     'weather',
     {
       description: 'Weather with a dashboard',
@@ -72,8 +78,8 @@ const WITH_META = ['2025-06-18', '2025-11-25', MODERN];
 
 test('[2024-11-05, 2025-03-26] without _meta on Tool and Resource the link is not sent: the tool degrades to a plain tool (§Behavior)', async () => {
   for (const rev of ['2024-11-05', '2025-03-26']) {
-    const server = fresh();
-    weather(server);
+    const { server, ui } = fresh();
+    weather(ui);
     const { peer, send } = await peerAt(server, rev);
     try {
       const { tools } = await send('tools/list');
@@ -92,8 +98,8 @@ test('[2024-11-05, 2025-03-26] without _meta on Tool and Resource the link is no
 
 for (const rev of WITH_META) {
   test(`[${rev}] the tool links its UI in _meta.ui.resourceUri (and the deprecated flat key), keeping its own _meta (§Resource Discovery)`, async () => {
-    const server = fresh();
-    weather(server);
+    const { server, ui } = fresh();
+    weather(ui);
     const { peer, send } = await peerAt(server, rev);
     try {
       const { tools } = await send('tools/list');
@@ -108,8 +114,8 @@ for (const rev of WITH_META) {
   });
 
   test(`[${rev}] the UI resource is listed and read as text/html;profile=mcp-app with its _meta.ui (§UI Resource Format, §Metadata Location)`, async () => {
-    const server = fresh();
-    weather(server);
+    const { server, ui } = fresh();
+    weather(ui);
     const { peer, send } = await peerAt(server, rev);
     try {
       const { resources } = await send('resources/list');
@@ -124,23 +130,32 @@ for (const rev of WITH_META) {
 }
 
 test(`[${MODERN}] server/discover advertises io.modelcontextprotocol/ui under capabilities.extensions, with no settings (SEP-2133)`, async () => {
-  const server = fresh();
+  const { server, ui } = fresh();
   const { peer, send } = await peerAt(server, MODERN);
   try {
     const before = await send('server/discover');
-    assert.equal(before.capabilities.extensions?.[APPS_EXTENSION], undefined, 'not advertised before any app tool');
-    weather(server);
+    assert.deepEqual(before.capabilities.extensions?.[APPS_EXTENSION], {}, 'advertised once added, before any app tool');
+    weather(ui);
     const after = await send('server/discover');
     assert.deepEqual(after.capabilities.extensions[APPS_EXTENSION], {});
   } finally {
     await peer.close();
     server.close();
   }
+  const plain = createServer({ name: 'plain', version: '1.0.0' });
+  const other = await peerAt(plain, MODERN);
+  try {
+    const discovered = await other.send('server/discover');
+    assert.equal(discovered.capabilities.extensions?.[APPS_EXTENSION], undefined, 'not advertised without the extension');
+  } finally {
+    await other.peer.close();
+    plain.close();
+  }
 });
 
 test('[2025-11-25] initialize does not carry capabilities.extensions, which the revision lacks', async () => {
-  const server = fresh();
-  weather(server);
+  const { server, ui } = fresh();
+  weather(ui);
   await withMemoryPeer(server, async (peer) => {
     const init = await handshake(peer, '2025-11-25');
     assert.equal(init.capabilities.extensions, undefined);
@@ -149,10 +164,10 @@ test('[2025-11-25] initialize does not carry capabilities.extensions, which the 
 });
 
 test('a second app tool can share a registered UI by its uri alone; the extension is added once', async () => {
-  const server = fresh();
-  weather(server);
-  server.appTool('refresh', { ui: { uri: URI, visibility: ['app'] } }, () => 'refreshed');
-  server.appTool('other', { ui: { uri: 'ui://weather/other.html', html: HTML } }, () => 'x');
+  const { server, ui } = fresh();
+  weather(ui);
+  ui.tool('refresh', { ui: { uri: URI, visibility: ['app'] } }, () => 'refreshed');
+  ui.tool('other', { ui: { uri: 'ui://weather/other.html', html: HTML } }, () => 'x');
   const { peer, send } = await peerAt(server, MODERN);
   try {
     const { tools } = await send('tools/list');
@@ -169,9 +184,9 @@ test('a second app tool can share a registered UI by its uri alone; the extensio
 });
 
 test('html may be a function, run on each resources/read with the request context', async () => {
-  const server = fresh();
+  const { server, ui } = fresh();
   let reads = 0;
-  server.appTool('clock', { ui: { uri: 'ui://clock/view', html: async (ctx) => `<p>${++reads} ${ctx.protocolVersion}</p>` } }, () => 'now');
+  ui.tool('clock', { ui: { uri: 'ui://clock/view', html: async (ctx) => `<p>${++reads} ${ctx.protocolVersion}</p>` } }, () => 'now');
   const { peer, send } = await peerAt(server, MODERN);
   try {
     assert.equal((await send('resources/read', { uri: 'ui://clock/view' })).contents[0].text, `<p>1 ${MODERN}</p>`);
@@ -187,8 +202,9 @@ test('html may be a function, run on each resources/read with the request contex
 
 test('an html function that returns no string fails that read with a masked -32603, reported to onError', async () => {
   const errors: unknown[] = [];
-  const server = createServer({ name: 'apps', version: '1.0.0', onError: (e) => errors.push(e) });
-  server.appTool('broken', { ui: { uri: 'ui://broken', html: (() => 42) as never } }, () => 'x');
+  const ui = apps();
+  const server = createServer({ name: 'apps', version: '1.0.0', onError: (e) => errors.push(e), extensions: [ui] });
+  ui.tool('broken', { ui: { uri: 'ui://broken', html: (() => 42) as never } }, () => 'x');
   const { peer } = await peerAt(server, MODERN);
   try {
     const r = await peer.modern('resources/read', { uri: 'ui://broken' });
@@ -203,7 +219,7 @@ test('an html function that returns no string fails that read with a masked -326
 });
 
 test('registration refuses what the spec does not allow, with a JanusError REGISTRATION naming the tool, and leaves nothing behind', async () => {
-  const server = fresh();
+  const { server, ui } = fresh();
   server.tool('keep', () => 'kept');
   const bad: Array<[Record<string, unknown>, RegExp]> = [
     [{}, /the UI resource URI undefined must start with "ui:\/\/"/],
@@ -230,16 +246,16 @@ test('registration refuses what the spec does not allow, with a JanusError REGIS
     [{ uri: URI }, /no resource "ui:\/\/weather\/dashboard\.html" is registered/],
     [{ uri: URI, csp: CSP }, /ui\.csp describes the UI resource/],
   ];
-  for (const [ui, pattern] of bad) {
-    assert.throws(() => server.appTool('t', { ui } as never, () => 'x'), refused(pattern), JSON.stringify(ui));
+  for (const [given, pattern] of bad) {
+    assert.throws(() => ui.tool('t', { ui: given } as never, () => 'x'), refused(pattern), JSON.stringify(given));
   }
-  assert.throws(() => server.appTool('t', {} as never, () => 'x'), refused(/needs `ui` with at least its `uri`/));
+  assert.throws(() => ui.tool('t', {} as never, () => 'x'), refused(/needs `ui` with at least its `uri`/));
   assert.throws(
-    () => server.appTool('t', { _meta: { ui: { resourceUri: URI } }, ui: { uri: URI, html: HTML } }, () => 'x'),
+    () => ui.tool('t', { _meta: { ui: { resourceUri: URI } }, ui: { uri: URI, html: HTML } }, () => 'x'),
     refused(/set the UI link with `ui`/),
   );
   // A tool refused after its resource was added takes the resource back out.
-  assert.throws(() => server.appTool('bad name!', { ui: { uri: URI, html: HTML } }, () => 'x'), refused(/tool name/));
+  assert.throws(() => ui.tool('bad name!', { ui: { uri: URI, html: HTML } }, () => 'x'), refused(/tool name/));
   // Origins as CSP writes them: ports, IPv6, loopback, wildcard subdomains, any scheme.
   const origins = [
     'http://localhost:3000',
@@ -249,18 +265,18 @@ test('registration refuses what the spec does not allow, with a JanusError REGIS
     'HTTPS://API.EXAMPLE.COM',
   ];
   fresh()
-    .appTool('origins', { ui: { uri: 'ui://origins', html: HTML, csp: { connectDomains: origins } } }, () => 'x')
+    .ui.tool('origins', { ui: { uri: 'ui://origins', html: HTML, csp: { connectDomains: origins } } }, () => 'x')
     .remove();
   for (const bad of ['https://a.*.example.com', 'https://*', 'https://example.com/', 'https://example.com#x', '*']) {
     assert.throws(
-      () => server.appTool('t', { ui: { uri: URI, html: HTML, csp: { frameDomains: [bad] } } }, () => 'x'),
+      () => ui.tool('t', { ui: { uri: URI, html: HTML, csp: { frameDomains: [bad] } } }, () => 'x'),
       refused(/is not an origin/),
       bad,
     );
   }
   // A taken URI is refused before the tool is added.
   server.resource(URI, { name: 'taken' }, 'x');
-  assert.throws(() => server.appTool('t', { ui: { uri: URI, html: HTML } }, () => 'x'), refused(/already registered/));
+  assert.throws(() => ui.tool('t', { ui: { uri: URI, html: HTML } }, () => 'x'), refused(/already registered/));
   const { peer, send } = await peerAt(server, MODERN);
   try {
     assert.deepEqual(
@@ -271,7 +287,11 @@ test('registration refuses what the spec does not allow, with a JanusError REGIS
       (await send('resources/list')).resources.map((r: any) => r.name),
       ['taken'],
     );
-    assert.equal((await send('server/discover')).capabilities.extensions, undefined, 'nothing registered: not advertised');
+    assert.deepEqual(
+      (await send('server/discover')).capabilities.extensions,
+      { [APPS_EXTENSION]: {} },
+      'nothing registered, but the extension was added: advertised',
+    );
   } finally {
     await peer.close();
     server.close();
@@ -279,8 +299,8 @@ test('registration refuses what the spec does not allow, with a JanusError REGIS
 });
 
 test('update changes tool and resource together (ui merges); a refused update changes neither; remove drops both, telling clients', async () => {
-  const server = fresh();
-  const app = weather(server);
+  const { server, ui } = fresh();
+  const app = weather(ui);
   server.tool('keep', () => 'kept');
   const { peer, send } = await peerAt(server, '2025-11-25');
   try {
@@ -339,9 +359,9 @@ test('update changes tool and resource together (ui merges); a refused update ch
 });
 
 test('what was checked is what is sent: changing the csp object after registration changes nothing on the wire', async () => {
-  const server = fresh();
+  const { server, ui } = fresh();
   const csp = { connectDomains: ['https://api.example.com'] };
-  server.appTool('t', { ui: { uri: URI, html: HTML, csp } }, () => 'x');
+  ui.tool('t', { ui: { uri: URI, html: HTML, csp } }, () => 'x');
   csp.connectDomains.push('not an origin');
   const { peer, send } = await peerAt(server, MODERN);
   try {

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createServer, ErrorCode, JanusError, McpError, type ServerExtension } from '../../src/server/index.js';
+import { createServer } from '../../src/server/index.js';
+import { ErrorCode, JanusError, McpError } from '../../src/errors/index.js';
+import type { ServerExtension } from '../../src/spi/index.js';
 import { MODERN } from '../support/common.js';
 import { withMemoryPeer } from '../support/peer.js';
 

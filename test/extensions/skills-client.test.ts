@@ -7,19 +7,20 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connect, JanusError, SkillVerificationError, type SkillEntry } from '../../src/client/index.js';
+import { connect, type SkillEntry } from '../../src/client/index.js';
+import { JanusError, SkillVerificationError } from '../../src/errors/index.js';
 import type { Server } from '../../src/server/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { wireValidator } from '../support/wire-schema.js';
 import { scripted } from '../client/helpers.js';
-import { PDF_FILES, PDF_MD, digestOf, newServer, pair, sizeOf, skillMd } from './skills-support.js';
+import { PDF_FILES, PDF_MD, digestOf, newServer, pair, sizeOf, skillMd, skillsServer } from './skills-support.js';
 
 const SKILLS = 'io.modelcontextprotocol/skills';
 const PDF = 'skill://pdf-processing/SKILL.md';
 
 function pdfServer(): Server {
-  const server = newServer();
-  server.skill('pdf-processing', { files: PDF_FILES });
+  const { server, library } = skillsServer();
+  library.skill('pdf-processing', { files: PDF_FILES });
   return server;
 }
 

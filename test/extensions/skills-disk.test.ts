@@ -1,6 +1,7 @@
 /**
- * Skills served from disk: `server.skills(directory)` finds every directory holding a SKILL.md
- * (nested ones included, each at its relative path), `server.skill(path, directory)` serves one;
+ * Skills served from disk: `library.skills(directory)` (the Skills extension's) finds every
+ * directory holding a SKILL.md (nested ones included, each at its relative path),
+ * `library.skill(path, directory)` serves one;
  * hidden entries are skipped; one bad skill refuses the whole directory.
  */
 import assert from 'node:assert/strict';
@@ -8,9 +9,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { JanusError, readSkillDirectory } from '../../src/server/index.js';
+import { JanusError } from '../../src/errors/index.js';
+import { readSkillDirectory } from '../../src/extensions/skills/index.js';
 import { MODERN } from '../support/common.js';
-import { digestOf, newServer, pair, skillMd } from './skills-support.js';
+import { digestOf, pair, skillMd, skillsServer } from './skills-support.js';
 
 let root: string;
 
@@ -37,9 +39,9 @@ after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-test('server.skills(directory) serves every skill below it at its relative path, nested skills too, hidden files skipped', async () => {
-  const server = newServer();
-  const served = await server.skills(join(root, 'good'));
+test('library.skills(directory) serves every skill below it at its relative path, nested skills too, hidden files skipped', async () => {
+  const { server, library } = skillsServer();
+  const served = await library.skills(join(root, 'good'));
   assert.deepEqual(
     served.map((s) => s.uri),
     [
@@ -75,18 +77,18 @@ test('server.skills(directory) serves every skill below it at its relative path,
   }
 });
 
-test('server.skill(path, directory) serves one directory under a chosen path; readSkillDirectory gives its files', async () => {
-  const server = newServer();
-  const reg = await server.skill('team/refunds', join(root, 'good/acme/billing/refunds'));
+test('library.skill(path, directory) serves one directory under a chosen path; readSkillDirectory gives its files', async () => {
+  const { library } = skillsServer();
+  const reg = await library.skill('team/refunds', join(root, 'good/acme/billing/refunds'));
   assert.equal(reg.uri, 'skill://team/refunds/SKILL.md');
   const files = await readSkillDirectory(join(root, 'good/acme/billing/refunds'));
   assert.deepEqual(Object.keys(files.files).sort(), ['SKILL.md', 'examples/email.md', 'partial/SKILL.md']);
-  await assert.rejects(server.skill('team/other', join(root, 'good/acme/billing/refunds')), /differs from its final path segment/);
+  await assert.rejects(library.skill('team/other', join(root, 'good/acme/billing/refunds')), /differs from its final path segment/);
 });
 
 test('one bad skill refuses the whole directory: nothing of it is served', async () => {
-  const server = newServer();
-  await assert.rejects(server.skills(join(root, 'bad')), (e: unknown) => {
+  const { server, library } = skillsServer();
+  await assert.rejects(library.skills(join(root, 'bad')), (e: unknown) => {
     assert.ok(e instanceof JanusError);
     assert.equal(e.code, 'REGISTRATION');
     assert.match(e.message, /skills under .*bad: skill "wrong": its SKILL\.md frontmatter name "not-wrong" differs/);

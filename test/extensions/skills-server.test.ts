@@ -5,12 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { McpError } from '../../src/client/index.js';
-import { JanusError } from '../../src/server/index.js';
+import { JanusError, McpError } from '../../src/errors/index.js';
 import { MODERN } from '../support/common.js';
 import { until } from '../support/wait.js';
 import { wireValidator } from '../support/wire-schema.js';
-import { PDF_FILES, PDF_MD, digestOf, newServer, pair, sizeOf, skillMd } from './skills-support.js';
+import { PDF_FILES, PDF_MD, digestOf, pair, sizeOf, skillMd, skillsServer } from './skills-support.js';
 
 const SKILLS = 'io.modelcontextprotocol/skills';
 
@@ -33,11 +32,11 @@ function refused(register: () => unknown, message: RegExp) {
 }
 
 test('registration refuses skills that break SEP-2640 rules, with a message naming the rule', () => {
-  const s = newServer();
+  const { library } = skillsServer();
   const one =
     (files: Record<string, string | Uint8Array>, path = 'demo') =>
     () =>
-      s.skill(path, { files });
+      library.skill(path, { files });
   refused(one({ 'README.md': 'x' }), /no SKILL\.md at its root/);
   refused(one({ 'SKILL.md': '# no frontmatter\n' }), /does not begin with a --- delimited YAML frontmatter/);
   refused(one({ 'SKILL.md': '---\nname: demo\n---\n' }), /no "description"/);
@@ -54,7 +53,7 @@ test('registration refuses skills that break SEP-2640 rules, with a message nami
   refused(one({ 'SKILL.md': skillMd('demo') }, 'acme//demo'), /path segment "" is not a plain URI segment/);
   refused(one({ 'SKILL.md': skillMd('demo'), '../escape.md': 'x' }), /file path "\.\.\/escape\.md" must be relative/);
   refused(one({ 'SKILL.md': skillMd('demo'), 'a\\b.md': 'x' }), /must be relative/);
-  refused(() => s.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'n.md': 42 as never } }), /must be a string or a Uint8Array/);
+  refused(() => library.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'n.md': 42 as never } }), /must be a string or a Uint8Array/);
   // SEP-2640 §Limits: 512 files, 16 MiB per skill.
   const many: Record<string, string> = { 'SKILL.md': skillMd('demo') };
   for (let i = 0; i < 512; i++) many[`f/${i}.md`] = 'x';
@@ -63,14 +62,14 @@ test('registration refuses skills that break SEP-2640 rules, with a message nami
   // Exactly at the limits is served.
   const atLimit: Record<string, string> = { 'SKILL.md': skillMd('demo') };
   for (let i = 0; i < 511; i++) atLimit[`f/${i}.md`] = 'x';
-  s.skill('demo', { files: atLimit });
-  refused(() => s.skill('demo', { files: atLimit }), /already registered/);
+  library.skill('demo', { files: atLimit });
+  refused(() => library.skill('demo', { files: atLimit }), /already registered/);
 });
 
 test('[2026-07-28] skills/list: entries with verbatim frontmatter, sha256 digests and byte sizes of every file, and the cache hint', async () => {
-  const server = newServer({ skills: { cache: { ttlMs: 5000, scope: 'public' } } });
-  server.skill('pdf-processing', { files: PDF_FILES });
-  server.skill('acme/billing/refunds', { files: { 'SKILL.md': skillMd('refunds'), 'examples/email.md': 'Dear customer\r\n' } });
+  const { server, library } = skillsServer({ cache: { ttlMs: 5000, scope: 'public' } });
+  library.skill('pdf-processing', { files: PDF_FILES });
+  library.skill('acme/billing/refunds', { files: { 'SKILL.md': skillMd('refunds'), 'examples/email.md': 'Dear customer\r\n' } });
   const { client, wire, close } = await pair(server, MODERN);
   try {
     const result = await client.request('skills/list');
@@ -117,8 +116,8 @@ test('[2026-07-28] skills/list: entries with verbatim frontmatter, sha256 digest
 });
 
 test('[2026-07-28] skill files are resources: SKILL.md as text/markdown named from its frontmatter, others by name, bytes exact', async () => {
-  const server = newServer();
-  server.skill('pdf-processing', { files: PDF_FILES });
+  const { server, library } = skillsServer();
+  library.skill('pdf-processing', { files: PDF_FILES });
   const { client, wire, close } = await pair(server, MODERN);
   try {
     const { resources } = await client.listResources();
@@ -153,9 +152,9 @@ test('[2026-07-28] skill files are resources: SKILL.md as text/markdown named fr
 });
 
 test('[2026-07-28] resources/directory/read: direct children, subdirectories as inode/directory without a trailing slash, prefix levels too', async () => {
-  const server = newServer();
-  server.skill('pdf-processing', { files: PDF_FILES });
-  server.skill('acme/billing/refunds', { files: { 'SKILL.md': skillMd('refunds') } });
+  const { server, library } = skillsServer();
+  library.skill('pdf-processing', { files: PDF_FILES });
+  library.skill('acme/billing/refunds', { files: { 'SKILL.md': skillMd('refunds') } });
   const { client, close } = await pair(server, MODERN);
   try {
     const root = await client.request('resources/directory/read', { uri: 'skill://pdf-processing' });
@@ -188,9 +187,9 @@ test('[2026-07-28] resources/directory/read: direct children, subdirectories as 
 });
 
 test('[2026-07-28] pagination: skills/list pages whole entries; directory reads page like resources/list; a bad cursor is -32602', async () => {
-  const server = newServer({ skills: { pageSize: 2 } });
+  const { server, library } = skillsServer({ pageSize: 2 });
   for (const name of ['alpha', 'bravo', 'charlie', 'delta', 'echo']) {
-    server.skill(`team/${name}`, { files: { 'SKILL.md': skillMd(name), 'a.md': 'a', 'b.md': 'b' } });
+    library.skill(`team/${name}`, { files: { 'SKILL.md': skillMd(name), 'a.md': 'a', 'b.md': 'b' } });
   }
   const { client, close } = await pair(server, MODERN);
   try {
@@ -218,8 +217,8 @@ test('[2026-07-28] pagination: skills/list pages whole entries; directory reads 
 });
 
 test('[2026-07-28] skills/get answers -32602 for an unknown URI, a file that is not a SKILL.md, and a missing uri', async () => {
-  const server = newServer();
-  server.skill('pdf-processing', { files: PDF_FILES });
+  const { server, library } = skillsServer();
+  library.skill('pdf-processing', { files: PDF_FILES });
   const { client, close } = await pair(server, MODERN);
   try {
     await rejectsWith(client.request('skills/get', { uri: 'skill://nope/SKILL.md' }), -32602, /Unknown skill/);
@@ -231,8 +230,8 @@ test('[2026-07-28] skills/get answers -32602 for an unknown URI, a file that is 
 });
 
 test('[2025-11-25] the extension is not advertised and its methods do not exist; the skill files are still plain resources', async () => {
-  const server = newServer();
-  server.skill('pdf-processing', { files: PDF_FILES });
+  const { server, library } = skillsServer();
+  library.skill('pdf-processing', { files: PDF_FILES });
   const { client, close } = await pair(server, '2025-11-25');
   try {
     assert.equal((client.serverCapabilities as any).extensions, undefined);
@@ -246,8 +245,8 @@ test('[2025-11-25] the extension is not advertised and its methods do not exist;
 });
 
 test('update replaces the files (digests follow, resources come and go); an invalid update changes nothing; remove serves nothing', async () => {
-  const server = newServer();
-  const reg = server.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'old.md': 'old' } });
+  const { server, library } = skillsServer();
+  const reg = library.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'old.md': 'old' } });
   assert.equal(reg.uri, 'skill://demo/SKILL.md');
   const { client, close } = await pair(server, MODERN);
   try {
@@ -274,13 +273,13 @@ test('update replaces the files (digests follow, resources come and go); an inva
 });
 
 test('nested skills share files: the inner SKILL.md is described by its own frontmatter while served; conflicting bytes are refused', async () => {
-  const server = newServer();
-  const outer = server.skill('outer', { files: { 'SKILL.md': skillMd('outer'), 'inner/SKILL.md': skillMd('inner'), 'inner/x.md': 'x' } });
+  const { server, library } = skillsServer();
+  const outer = library.skill('outer', { files: { 'SKILL.md': skillMd('outer'), 'inner/SKILL.md': skillMd('inner'), 'inner/x.md': 'x' } });
   refused(
-    () => server.skill('outer/inner', { files: { 'SKILL.md': skillMd('inner', 'Other') } }),
+    () => library.skill('outer/inner', { files: { 'SKILL.md': skillMd('inner', 'Other') } }),
     /served by skill "outer" with other content/,
   );
-  const inner = server.skill('outer/inner', { files: { 'SKILL.md': skillMd('inner'), 'x.md': 'x' } });
+  const inner = library.skill('outer/inner', { files: { 'SKILL.md': skillMd('inner'), 'x.md': 'x' } });
   const { client, close } = await pair(server, MODERN);
   try {
     const described = async () => (await client.listResources()).resources.find((r) => r.uri === 'skill://outer/inner/SKILL.md');
@@ -304,9 +303,9 @@ test('nested skills share files: the inner SKILL.md is described by its own fron
 });
 
 test('a skill URI taken by a plain resource is refused, and nothing of the skill stays registered', async () => {
-  const server = newServer();
+  const { server, library } = skillsServer();
   server.resource('skill://demo/b.md', { name: 'b' }, 'mine');
-  assert.throws(() => server.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'a.md': 'a', 'b.md': 'b' } }), /already registered/);
+  assert.throws(() => library.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'a.md': 'a', 'b.md': 'b' } }), /already registered/);
   const { client, close } = await pair(server, MODERN);
   try {
     assert.deepEqual(
@@ -320,8 +319,8 @@ test('a skill URI taken by a plain resource is refused, and nothing of the skill
 });
 
 test('[2026-07-28] updating a skill tells subscribers of each file whose bytes changed (resources/updated), not of unchanged ones', async () => {
-  const server = newServer();
-  const reg = server.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'a.md': 'a', 'b.md': 'b' } });
+  const { server, library } = skillsServer();
+  const reg = library.skill('demo', { files: { 'SKILL.md': skillMd('demo'), 'a.md': 'a', 'b.md': 'b' } });
   const { client, wire, close } = await pair(server, MODERN);
   try {
     const stream = client.listen({ resourceSubscriptions: ['skill://demo/a.md', 'skill://demo/b.md'] });

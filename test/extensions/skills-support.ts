@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server, type ServerOptions } from '../../src/server/index.js';
+import { skills, type SkillsExtension, type SkillsOptions } from '../../src/extensions/skills/index.js';
 import type { ConnectOptions } from '../../src/client/index.js';
 import { inMemory } from '../client/helpers.js';
 
@@ -40,8 +41,15 @@ export function sizeOf(content: string | Uint8Array): number {
   return typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
 }
 
+/** A server without the Skills extension. */
 export function newServer(options: Partial<ServerOptions> = {}): Server {
   return createServer({ name: 'skills-test', version: '1.0.0', ...options });
+}
+
+/** A server with the Skills extension (`options`: its page size and cache hint); `library` serves skills on it. */
+export function skillsServer(options?: SkillsOptions): { server: Server; library: SkillsExtension } {
+  const library = skills(options);
+  return { server: newServer({ extensions: [library] }), library };
 }
 
 /** Our client and `server` over an in-memory pair, pinned to `protocolVersion`. */

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createServer, ErrorCode } from '../../src/server/index.js';
+import { createServer } from '../../src/server/index.js';
+import { ErrorCode } from '../../src/errors/index.js';
+import { task, tasks } from '../../src/extensions/tasks/index.js';
 import { clone } from '../../src/extensions/tasks/memory-store.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
@@ -108,7 +110,7 @@ async function create(peer: MemoryPeer, name: string): Promise<Msg> {
 }
 
 test('one expiry timer for all tasks: a shorter-lived task started after a longer-lived one still expires on time; the longer one runs on', async () => {
-  const server = createServer({ name: 't', version: '1' });
+  const server = createServer({ name: 't', version: '1', extensions: [tasks()] });
   const signals: Record<string, Promise<AbortSignal>> = {};
   for (const [name, ttlMs] of [
     ['long', 60_000],
@@ -116,7 +118,7 @@ test('one expiry timer for all tasks: a shorter-lived task started after a longe
   ] as const) {
     const started = deferred<AbortSignal>();
     signals[name] = started.promise;
-    server.tool(name, { task: { support: 'optional', ttlMs } }, async (_args, ctx) => {
+    server.tool(name, { extensions: task({ support: 'optional', ttlMs }) }, async (_args, ctx) => {
       started.resolve(ctx.signal);
       await aborted(ctx.signal);
       return 'over';
@@ -144,10 +146,10 @@ test('one expiry timer for all tasks: a shorter-lived task started after a longe
 });
 
 test("a task's ctx.signal read only after the task was cancelled is already aborted, with the cancellation's reason", async () => {
-  const server = createServer({ name: 't', version: '1' });
+  const server = createServer({ name: 't', version: '1', extensions: [tasks()] });
   const release = deferred();
   const seen = deferred<AbortSignal>();
-  server.tool('late', { task: 'optional' }, async (_args, ctx) => {
+  server.tool('late', { extensions: task('optional') }, async (_args, ctx) => {
     await release.promise;
     seen.resolve(ctx.signal);
     return 'done';

@@ -10,7 +10,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEverythingServer } from '../../examples/everything/server.js';
-import { createServer, ErrorCode, type Server } from '../../src/server/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { ErrorCode } from '../../src/errors/index.js';
+import { task, tasks } from '../../src/extensions/tasks/index.js';
 import type { Msg } from '../support/common.js';
 import { handshake, MemoryPeer, withMemoryPeer } from '../support/peer.js';
 import { aborted, deferred, until } from '../support/wait.js';
@@ -166,8 +168,8 @@ test("tasks/list lists this session's tasks; another session sees neither them n
 });
 
 test('a task past its ttl is gone: tasks/get is -32602', async () => {
-  const server = createServer({ name: 't', version: '1' });
-  server.tool('forever', { task: 'optional' }, (_args, ctx) => aborted(ctx.signal).then(() => 'never'));
+  const server = createServer({ name: 't', version: '1', extensions: [tasks()] });
+  server.tool('forever', { extensions: task('optional') }, (_args, ctx) => aborted(ctx.signal).then(() => 'never'));
   await withSession(async (peer) => {
     const task = await asTask(peer, 'forever', {}, { ttl: 100 });
     assert.equal(task.ttl, 100);
@@ -190,10 +192,10 @@ test("a session's tasks are cancelled when it ends (nobody could reach them afte
   }
 });
 
-test('tasks.maxRunning: one task too many is refused with -32600, and a finished task frees its place', async () => {
-  const server = createServer({ name: 't', version: '1', tasks: { maxRunning: 1 } });
+test('tasks({ maxRunning }): one task too many is refused with -32600, and a finished task frees its place', async () => {
+  const server = createServer({ name: 't', version: '1', extensions: [tasks({ maxRunning: 1 })] });
   const go = deferred();
-  server.tool('hold', { task: 'optional' }, () => go.promise.then(() => 'done'));
+  server.tool('hold', { extensions: task('optional') }, () => go.promise.then(() => 'done'));
   await withSession(async (peer) => {
     const first = await asTask(peer, 'hold');
     const refused = await peer.request('tools/call', { name: 'hold', arguments: {}, task: {} });

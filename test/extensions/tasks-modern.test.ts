@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { createEverythingServer } from '../../examples/everything/server.js';
-import { createServer, ErrorCode, McpError, type Server } from '../../src/server/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { ErrorCode, JanusError, McpError } from '../../src/errors/index.js';
+import { task, taskOf, tasks } from '../../src/extensions/tasks/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 import { waitingServer } from './tasks-support.js';
@@ -197,14 +199,14 @@ test('input before the task: an input_required round on the call itself, then th
   });
 });
 
-test('progress with a message becomes the status message; ctx.task names the task', async () => {
-  const server = createServer({ name: 't', version: '1' });
+test('progress with a message becomes the status message; taskOf(ctx) names the task', async () => {
+  const server = createServer({ name: 't', version: '1', extensions: [tasks()] });
   const go = deferred();
-  server.tool('report', { task: 'optional' }, async (_args, ctx) => {
+  server.tool('report', { extensions: task('optional') }, async (_args, ctx) => {
     ctx.progress(1, 2, 'half way');
     await go.promise;
-    ctx.task?.setStatusMessage('almost');
-    return ctx.task?.id ?? 'no task';
+    taskOf(ctx)?.setStatusMessage('almost');
+    return taskOf(ctx)?.id ?? 'no task';
   });
   await withPeer(async (peer) => {
     const { taskId } = await created(peer, 'report');
@@ -235,8 +237,8 @@ test('subscriptions/listen with taskIds: acknowledged, then notifications/tasks 
 });
 
 test('a handler that throws an McpError before anything else fails the task with that error', async () => {
-  const server = createServer({ name: 't', version: '1' });
-  server.tool('refuse', { task: 'optional', input: z.object({}) }, () => {
+  const server = createServer({ name: 't', version: '1', extensions: [tasks()] });
+  server.tool('refuse', { extensions: task('optional'), input: z.object({}) }, () => {
     throw new McpError(ErrorCode.InvalidParams, 'not today', { why: 'closed' });
   });
   await withPeer(async (peer) => {
@@ -246,15 +248,36 @@ test('a handler that throws an McpError before anything else fails the task with
   }, server);
 });
 
-test('the extension is advertised once a tool can run as a task, also when an update gives it task support', async () => {
+test('the extension is advertised once added, before any tool can run as a task; an update can give a tool task support', async () => {
+  const server = createServer({ name: 't', version: '1', extensions: [tasks()] });
+  const tool = server.tool('later', () => 'plain');
+  await withPeer(async (peer) => {
+    const before = await peer.modern('server/discover', {}, { caps: CAPS });
+    assert.deepStrictEqual(before.result.capabilities.extensions[TASKS], {});
+    assert.deepStrictEqual((await call(peer, 'later')).result.content, [{ type: 'text', text: 'plain' }]);
+    tool.update({ extensions: task('optional') });
+    const after = await peer.modern('server/discover', {}, { caps: CAPS });
+    assert.deepStrictEqual(after.result.capabilities.extensions[TASKS], {});
+    assertTaskShape('CreateTaskResult', (await call(peer, 'later')).result);
+  }, server);
+});
+
+test('without the extension it is not advertised, and a tool with task settings is refused at registration and at update', async () => {
   const server = createServer({ name: 't', version: '1' });
+  assert.throws(
+    () => server.tool('eager', { extensions: task('optional') }, () => 'never'),
+    (e: unknown) => e instanceof JanusError && e.code === 'REGISTRATION',
+  );
   const tool = server.tool('later', () => 'plain');
   await withPeer(async (peer) => {
     const before = await peer.modern('server/discover', {}, { caps: CAPS });
     assert.equal(before.result.capabilities.extensions?.[TASKS], undefined);
-    tool.update({ task: 'optional' });
+    assert.throws(
+      () => tool.update({ extensions: task('optional') }),
+      (e: unknown) => e instanceof JanusError && e.code === 'REGISTRATION',
+    );
     const after = await peer.modern('server/discover', {}, { caps: CAPS });
-    assert.deepStrictEqual(after.result.capabilities.extensions[TASKS], {});
-    assertTaskShape('CreateTaskResult', (await call(peer, 'later')).result);
+    assert.equal(after.result.capabilities.extensions?.[TASKS], undefined);
+    assert.deepStrictEqual((await call(peer, 'later')).result.content, [{ type: 'text', text: 'plain' }]);
   }, server);
 });

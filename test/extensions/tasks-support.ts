@@ -1,15 +1,20 @@
 /** Shared pieces of the tasks tests. Not a test file. */
-import { createServer, type Server, type ToolConfig } from '../../src/server/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { task, tasks, type TaskSupport, type ToolTaskOptions } from '../../src/extensions/tasks/index.js';
 import { aborted, deferred } from '../support/wait.js';
 
 /**
- * A server with one task tool, `name`, whose handler runs until its signal aborts (cancelled,
- * expired, session ended); `started` resolves with that signal once the handler runs.
+ * A server with the tasks extension and one task tool, `name`, whose handler runs until its
+ * signal aborts (cancelled, expired, session ended); `started` resolves with that signal once
+ * the handler runs.
  */
-export function waitingServer(name = 'wait', task: ToolConfig['task'] = 'optional'): { server: Server; started: Promise<AbortSignal> } {
-  const server = createServer({ name: 't', version: '1' });
+export function waitingServer(
+  name = 'wait',
+  support: TaskSupport | ToolTaskOptions = 'optional',
+): { server: Server; started: Promise<AbortSignal> } {
+  const server = createServer({ name: 't', version: '1', extensions: [tasks()] });
   const started = deferred<AbortSignal>();
-  server.tool(name, { task }, async (_args, ctx) => {
+  server.tool(name, { extensions: task(support) }, async (_args, ctx) => {
     started.resolve(ctx.signal);
     await aborted(ctx.signal);
     return 'finished anyway';

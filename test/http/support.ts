@@ -15,7 +15,7 @@ import {
 } from '../../src/protocol/jsonrpc.js';
 import { META } from '../../src/protocol/meta.js';
 import { isLegacyVersion, type LegacyVersion } from '../../src/protocol/versions.js';
-import type { HeaderParam, Inbound, LegacySession, ServerCore, SessionHost } from '../../src/server/index.js';
+import type { HeaderParam, Inbound, LegacySession, ServerCore, SessionHost } from '../../src/spi/index.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../src/transports/http/index.js';
 import { MODERN } from '../support/common.js';
 import { JSON_HEADERS, SseParser, type SseEvent } from '../support/http.js';

@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MetricData } from '@opentelemetry/sdk-metrics';
 import { clientTracing, instrumentServer } from '../../src/otel/index.js';
-import { coreOf, createServer, type Inbound } from '../../src/server/index.js';
+import { coreOf, type Inbound } from '../../src/spi/index.js';
+import { createServer } from '../../src/server/index.js';
 import { deferred, until } from '../support/wait.js';
 import { ERAS, MODES, pair, pointsBy, Telemetry, useContextManager } from './support.js';
 

@@ -10,9 +10,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { McpError } from '../../src/client/index.js';
+import { McpError } from '../../src/errors/index.js';
 import { clientTracing, instrumentServer } from '../../src/otel/index.js';
-import { createServer, ErrorCode, type Server, ToolError } from '../../src/server/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { ErrorCode, ToolError } from '../../src/errors/index.js';
 import { ERAS, idOf, MODES, pair, parentOf, Telemetry, traceOf, useContextManager } from './support.js';
 
 useContextManager();

@@ -28,7 +28,19 @@ import {
 } from './support.js';
 
 /** Subpaths whose code and types need no Node built-ins: one package serves every runtime. */
-const NEUTRAL = ['janus-mcp/server', 'janus-mcp/client', 'janus-mcp/protocol', 'janus-mcp/testing', 'janus-mcp/fetch', 'janus-mcp/otel'];
+const NEUTRAL = [
+  'janus-mcp/server',
+  'janus-mcp/client',
+  'janus-mcp/protocol',
+  'janus-mcp/errors',
+  'janus-mcp/spi',
+  'janus-mcp/tasks',
+  'janus-mcp/skills',
+  'janus-mcp/apps',
+  'janus-mcp/testing',
+  'janus-mcp/fetch',
+  'janus-mcp/otel',
+];
 /**
  * Packages a block may import and still be checked as runtime-neutral code (ArkType is not
  * among them: its own declarations name Node's `buffer`).

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { McpError } from '../../src/client/index.js';
+import { McpError } from '../../src/errors/index.js';
 import { createProxy } from '../../src/proxy/index.js';
 import { connectInMemory } from '../../src/testing/index.js';
 import { fixture } from '../support/common.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createClient } from 'redis';
 import { createServer } from '../../src/server/index.js';
-import type { SecretRing } from '../../src/server/index.js';
+import type { SecretRing } from '../../src/spi/index.js';
 import type { RedisCluster } from '../../src/redis/index.js';
 import { MODERN } from '../support/common.js';
 import { until } from '../support/wait.js';

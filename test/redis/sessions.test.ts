@@ -8,7 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createServer, type Cluster, type SessionHandle } from '../../src/server/index.js';
+import { createServer, type SessionHandle } from '../../src/server/index.js';
+import { ClusterStores, SESSION_STORE, type Cluster } from '../../src/spi/index.js';
+import { TASK_STORE } from '../../src/extensions/tasks/index.js';
 import type { RedisCluster } from '../../src/redis/index.js';
 import { HttpPeer, nextMessage, type Served } from '../http-e2e/support.js';
 import { until } from '../support/wait.js';
@@ -114,11 +116,16 @@ test('a session initialized on A is served by B and C with its version, capabili
 
 for (const [how, shape] of [
   ['the cluster event store', undefined],
-  ['pub/sub to the holder (no shared event store)', (c: RedisCluster): Cluster => ({ ...c, events: undefined })],
+  ['pub/sub to the holder (no shared event store)', (c: RedisCluster): Cluster => ({ ...c, stores: withoutEventStore(c.stores) })],
 ] as const) {
   test(`an elicitation asked on B goes out on A's GET stream, and the answer POSTed to C reaches B's handler (${how})`, async () => {
     await elicitAcross(await three(undefined, shape));
   });
+}
+
+/** A cluster's stores without its SSE event store (`EVENT_STORE`): the sessions' and the tasks' kept. */
+function withoutEventStore(stores: ClusterStores): ClusterStores {
+  return new ClusterStores().set(SESSION_STORE, stores.get(SESSION_STORE)!).set(TASK_STORE, stores.get(TASK_STORE)!);
 }
 
 async function elicitAcross(t: Awaited<ReturnType<typeof three>>): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * Task records across instances (tasks extension; docs/scale-out.md §Tasks). The `TaskStore`
- * contract runs against `InMemoryTaskStore` and against `cluster.tasks` of `redisCluster` on a
+ * contract runs against `InMemoryTaskStore` and against the `TASK_STORE` of a `redisCluster` on a
  * real redis-server; then what only a shared store has: two instances on one Redis (a create
  * is found on the other at once, signals reach the instance that runs the task and no other),
  * the keys and their expiry, and Redis frozen or killed mid-way (every call rejects within the
@@ -12,8 +12,9 @@ import { after, before, test } from 'node:test';
 import { createClient } from 'redis';
 import { InMemoryTaskStore } from '../../src/extensions/tasks/memory-store.js';
 import type { TaskSignal, TaskStore } from '../../src/extensions/tasks/store.js';
-import { JanusError } from '../../src/protocol/index.js';
-import { redisCluster, type RedisCluster, type RedisClusterOptions, type RedisTaskStore } from '../../src/redis/index.js';
+import { JanusError } from '../../src/errors/index.js';
+import { TASK_STORE } from '../../src/extensions/tasks/index.js';
+import { redisCluster, RedisTaskStore, type RedisCluster, type RedisClusterOptions } from '../../src/redis/index.js';
 import { until } from '../support/wait.js';
 import { startRedis, uniquePrefix, type RedisServer } from './support.js';
 import { newTask, taskStoreContract } from './task-store-contract.js';
@@ -31,9 +32,16 @@ taskStoreContract('InMemoryTaskStore', async () => {
   return { store, close: async () => store.close() };
 });
 
+/** A cluster's task store: `redisCluster` keeps a `RedisTaskStore` under `TASK_STORE`. */
+function tasksOf(cluster: RedisCluster): RedisTaskStore {
+  const store = cluster.stores.get(TASK_STORE);
+  assert.ok(store instanceof RedisTaskStore, 'the cluster keeps a RedisTaskStore under TASK_STORE');
+  return store;
+}
+
 taskStoreContract('RedisTaskStore', async () => {
   const cluster = await redisCluster({ url: redis.url, prefix: uniquePrefix() });
-  return { store: cluster.tasks, close: () => cluster.close() };
+  return { store: tasksOf(cluster), close: () => cluster.close() };
 });
 
 /** `n` instances on `url` under one prefix. */
@@ -53,7 +61,7 @@ async function rawClient(url: string) {
 
 test('a task created on A is found on B at once; changes through either are seen on both', async () => {
   const { clusters, close } = await instances(2, redis.url);
-  const [a, b] = clusters.map((c) => c.tasks) as [RedisTaskStore, RedisTaskStore];
+  const [a, b] = clusters.map(tasksOf) as [RedisTaskStore, RedisTaskStore];
   try {
     assert.notEqual(a.instanceId, b.instanceId);
     const record = newTask(a);
@@ -82,7 +90,7 @@ test('a task created on A is found on B at once; changes through either are seen
 
 test("a signal for A's task reaches A, from B or from A itself, and never B", async () => {
   const { clusters, close } = await instances(2, redis.url);
-  const [a, b] = clusters.map((c) => c.tasks) as [RedisTaskStore, RedisTaskStore];
+  const [a, b] = clusters.map(tasksOf) as [RedisTaskStore, RedisTaskStore];
   const heard = { a: [] as TaskSignal[], b: [] as TaskSignal[] };
   a.onSignal((s) => heard.a.push(s));
   b.onSignal((s) => heard.b.push(s));
@@ -108,7 +116,7 @@ test("a signal for A's task reaches A, from B or from A itself, and never B", as
 test('messages on an instance\u2019s signal channel that are not task signals are reported and ignored', async () => {
   const reported: Error[] = [];
   const { clusters, prefix, close } = await instances(1, redis.url, { onError: (e) => void reported.push(e) });
-  const store = clusters[0]!.tasks;
+  const store = tasksOf(clusters[0]!);
   const heard: TaskSignal[] = [];
   store.onSignal((s) => heard.push(s));
   const publisher = await rawClient(redis.url);
@@ -130,7 +138,7 @@ test('messages on an instance\u2019s signal channel that are not task signals ar
 
 test('keys: a hash per task expiring at createdAt + ttlMs, kept across changes; per-owner sets trimmed of expired tasks', async () => {
   const { clusters, prefix, close } = await instances(1, redis.url);
-  const store = clusters[0]!.tasks;
+  const store = tasksOf(clusters[0]!);
   const raw = await rawClient(redis.url);
   const expiresAt = async (key: string) => Number(await raw.sendCommand(['PEXPIRETIME', key]));
   try {
@@ -215,7 +223,7 @@ for (const outage of ['frozen (SIGSTOP: nothing answers)', 'killed (connections 
       commandTimeoutMs: COMMAND_TIMEOUT_MS,
       onError: (e) => void reported.push(e),
     });
-    const [a, b] = clusters.map((c) => c.tasks) as [RedisTaskStore, RedisTaskStore];
+    const [a, b] = clusters.map(tasksOf) as [RedisTaskStore, RedisTaskStore];
     const heard: TaskSignal[] = [];
     a.onSignal((s) => heard.push(s));
     try {

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createServer } from '../../src/server/index.js';
+import { task, taskOf, tasks } from '../../src/extensions/tasks/index.js';
 import type { RedisCluster } from '../../src/redis/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { assertTaskShape } from '../support/tasks-schema.js';
@@ -22,14 +23,14 @@ const CAPS = { elicitation: {}, extensions: { [TASKS]: {} } };
 const ranOn = new Map<string, string>();
 
 function define(cluster: RedisCluster, index: number) {
-  const server = createServer({ name: 'scaled', version: '1.0.0', cluster });
-  server.tool('ask_then_finish', { task: 'optional' }, async (_args, ctx) => {
-    ranOn.set(ctx.task!.id, `instance-${index}`);
+  const server = createServer({ name: 'scaled', version: '1.0.0', cluster, extensions: [tasks()] });
+  server.tool('ask_then_finish', { extensions: task('optional') }, async (_args, ctx) => {
+    ranOn.set(taskOf(ctx)!.id, `instance-${index}`);
     const answer = await ctx.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
     return `answered ${answer.action} on instance-${index}`;
   });
-  server.tool('wait_forever', { task: 'optional' }, async (_args, ctx) => {
-    ranOn.set(ctx.task!.id, `instance-${index}`);
+  server.tool('wait_forever', { extensions: task('optional') }, async (_args, ctx) => {
+    ranOn.set(taskOf(ctx)!.id, `instance-${index}`);
     await new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
     return 'never';
   });

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import type { JsonRpcMessage } from '../../src/protocol/index.js';
-import { coreOf, createServer, type Inbound } from '../../src/server/index.js';
+import { coreOf, type Inbound } from '../../src/spi/index.js';
+import { createServer } from '../../src/server/index.js';
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 

@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createServer, ErrorCode, McpError, ToolError, toolError, type Server } from '../../src/server/index.js';
+import { createServer, toolError, type Server } from '../../src/server/index.js';
+import { ErrorCode, McpError, ToolError } from '../../src/errors/index.js';
 import { fixture, MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 import { StdioPeer } from '../support/stdio-peer.js';

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UrlElicitationRequiredError, createServer, type Server } from '../../src/server/index.js';
+import { UrlElicitationRequiredError } from '../../src/errors/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
 import type { Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 

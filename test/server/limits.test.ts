@@ -10,7 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createServer, JanusError, type Server, type ServerLimits } from '../../src/server/index.js';
+import { createServer, type Server, type ServerLimits } from '../../src/server/index.js';
+import { JanusError } from '../../src/errors/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { handshake, modernMeta, withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 import { deferred } from '../support/wait.js';

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { coreOf, createServer, type Inbound } from '../../src/server/index.js';
+import { coreOf, type Inbound } from '../../src/spi/index.js';
+import { createServer } from '../../src/server/index.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

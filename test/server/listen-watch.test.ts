@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { coreOf, createServer, type Inbound } from '../../src/server/index.js';
+import { coreOf, type Inbound } from '../../src/spi/index.js';
+import { createServer } from '../../src/server/index.js';
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 
 const meta = {

@@ -10,14 +10,13 @@ import { test } from 'node:test';
 import {
   consoleLogger,
   createServer,
-  ErrorCode,
   logRequests,
-  McpError,
   toolError,
   type ConsoleLoggerOptions,
   type Logger,
   type Server,
 } from '../../src/server/index.js';
+import { ErrorCode, McpError } from '../../src/errors/index.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer } from '../support/peer.js';

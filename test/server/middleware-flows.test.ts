@@ -8,7 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { coreOf, createServer, ErrorCode, isInputRequired, McpError, type MiddlewareContext, type Server } from '../../src/server/index.js';
+import { coreOf } from '../../src/spi/index.js';
+import { createServer, isInputRequired, type MiddlewareContext, type Server } from '../../src/server/index.js';
+import { ErrorCode, McpError } from '../../src/errors/index.js';
 import type { ReadResourceResult } from '../../src/protocol/types.js';
 import { META_SUB, type Msg } from '../support/common.js';
 import { ERAS, LEGACY_ERAS, MODERN_ERA, texts, tool, withClient, type Client, type Era } from '../support/middleware-client.js';

@@ -11,7 +11,8 @@
 import assert from 'node:assert/strict';
 import { createHook } from 'node:async_hooks';
 import { test } from 'node:test';
-import { ErrorCode, McpError, ToolError, type Middleware, type MiddlewareContext, type Server } from '../../src/server/index.js';
+import { ErrorCode, McpError, ToolError } from '../../src/errors/index.js';
+import type { Middleware, MiddlewareContext, Server } from '../../src/server/index.js';
 import type { CallToolResult } from '../../src/protocol/types.js';
 import { META_SERVER, type Msg } from '../support/common.js';
 import { CAPS, ERAS, texts, tool, withClient } from '../support/middleware-client.js';

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UrlElicitationRequiredError, createServer, type Server, type ServerOptions } from '../../src/server/index.js';
+import { UrlElicitationRequiredError } from '../../src/errors/index.js';
+import { createServer, type Server, type ServerOptions } from '../../src/server/index.js';
 import { META_CAPS, META_LOG, META_SERVER, META_VERSION, MODERN } from '../support/common.js';
 import { CLIENT_INFO, type MemoryPeer, modernMeta, withMemoryPeer } from '../support/peer.js';
 import { aborted, deferred } from '../support/wait.js';

@@ -14,7 +14,8 @@ import * as v from 'valibot';
 import { z } from 'zod';
 import { z as z3 } from 'zod-3.25';
 import { z as z40 } from 'zod-4.0';
-import { JanusError, createServer, type Server } from '../../src/server/index.js';
+import { JanusError } from '../../src/errors/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
 import { withMemoryPeer } from '../support/peer.js';
 
 const fresh = (): Server => createServer({ name: 'registration', version: '1.0.0' });

@@ -8,9 +8,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { coreOf, createServer, type Inbound } from '../../src/server/index.js';
+import { coreOf, type Inbound } from '../../src/spi/index.js';
+import { createServer } from '../../src/server/index.js';
 
 const SERVER = new URL('../../src/server/index.js', import.meta.url).href;
+const SPI = new URL('../../src/spi/index.js', import.meta.url).href;
 const SECRET = 'request-state-crypto-test-secret-0123456789';
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -56,7 +58,8 @@ function here(): (params: Record<string, unknown>) => Promise<any> {
 function webCryptoOnly(body: string): any {
   const script = `
     delete process.getBuiltinModule;
-    const { coreOf, createServer } = await import(${JSON.stringify(SERVER)});
+    const { createServer } = await import(${JSON.stringify(SERVER)});
+    const { coreOf } = await import(${JSON.stringify(SPI)});
     ${DEFINE}
     ${body}
   `;

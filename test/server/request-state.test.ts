@@ -9,15 +9,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEverythingServer } from '../../examples/everything/server.js';
-import {
-  coreOf,
-  createServer,
-  InMemoryRequestStateStore,
-  McpError,
-  type Inbound,
-  type RequestStateStore,
-  type Server,
-} from '../../src/server/index.js';
+import { coreOf, InMemoryRequestStateStore, type Inbound, type RequestStateStore } from '../../src/spi/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
+import { McpError } from '../../src/errors/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { CLIENT_INFO, modernMeta, withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 

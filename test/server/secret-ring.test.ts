@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createServer, type Secret, type SecretRing } from '../../src/server/index.js';
+import { createServer } from '../../src/server/index.js';
+import type { Secret, SecretRing } from '../../src/spi/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';
 

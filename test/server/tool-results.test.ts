@@ -13,7 +13,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { createServer, JanusError, type Server, type StandardSchema } from '../../src/server/index.js';
+import { createServer, type Server, type StandardSchema } from '../../src/server/index.js';
+import { JanusError } from '../../src/errors/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer } from '../support/peer.js';
 import { deferred } from '../support/wait.js';

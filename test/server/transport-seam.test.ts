@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { coreOf, createServer, type Inbound, type LegacySession, type Server, type SessionHost } from '../../src/server/index.js';
+import { coreOf, type Inbound, type LegacySession, type SessionHost } from '../../src/spi/index.js';
+import { createServer, type Server } from '../../src/server/index.js';
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import { META_SERVER, MODERN } from '../support/common.js';
 import { CLIENT_INFO, modernMeta } from '../support/peer.js';

@@ -5,7 +5,8 @@
  * inside the process. Which middleware acts is chosen by the tool name (`tools/call`) or the
  * request id (`subscriptions/listen`).
  */
-import { createServer, ErrorCode, McpError, type Middleware, type MiddlewareContext, type Server } from '../../src/server/index.js';
+import { createServer, type Middleware, type MiddlewareContext, type Server } from '../../src/server/index.js';
+import { ErrorCode, McpError } from '../../src/errors/index.js';
 import type { CallToolResult } from '../../src/protocol/types.js';
 
 /** The message a middleware throws for the tool `explode`: masked on the wire, reported in full. */

@@ -4,7 +4,7 @@
  * the authorization flow and sends the request again. Both eras and both HTTP transports go
  * through it alike. The flow itself (and oauth4webapi) is loaded on the first challenge only.
  */
-import { JanusError } from '../../protocol/index.js';
+import { JanusError } from '../../errors/index.js';
 import { parseBearerChallenge } from './challenge.js';
 import { authError } from './errors.js';
 import type { AuthorizationFlow, Grant, Shared } from './flow.js';

@@ -1,5 +1,6 @@
 /**
- * `server.appTool`: a tool and the UI resource it renders with, registered together (ext-apps
+ * The MCP Apps extension (`apps()`, `janus-mcp/apps`): a tool and the UI resource it renders
+ * with, registered together by `tool` (ext-apps
  * specification 2026-01-26 §UI Resource Format, §Resource Discovery). The tool carries the
  * link in `_meta.ui.resourceUri` (and the deprecated flat `_meta["ui/resourceUri"]` older hosts
  * read); the resource is `text/html;profile=mcp-app` with its `_meta.ui` (csp, permissions,
@@ -9,9 +10,9 @@
 import { JanusError } from '../../protocol/errors.js';
 import type { Meta, ResourceContents } from '../../protocol/types.js';
 import type { RequestContext } from '../../server/context.js';
-import type { ServerExtension } from '../../server/extension.js';
+import type { ExtensionHost, ExtensionServer, Registration, ServerExtension } from '../../server/extension.js';
 import type { ResourceConfig, ResourceReader } from '../../server/features/resources.js';
-import type { AnyToolHandler, ToolConfig } from '../../server/features/tools.js';
+import type { ToolConfig, ToolHandler } from '../../server/features/tools.js';
 import type { SchemaInput } from '../../server/schema/types.js';
 import { resourceMetaProblem, uiUriProblem, visibilityProblem } from './validate.js';
 import {
@@ -65,22 +66,42 @@ export interface AppToolRegistration<C extends AppToolConfig = AppToolConfig> {
   remove(): void;
 }
 
-interface Handle<C> {
-  update(config: Partial<C>): void;
-  remove(): void;
-}
+/**
+ * The Apps extension: advertised under `capabilities.extensions` where the revision has it
+ * (SEP-2133 §Server Capabilities: no settings), and the way to register app tools.
+ */
+export class AppsExtension implements ServerExtension {
+  readonly id = APPS_EXTENSION;
+  private server: ExtensionServer | undefined;
 
-/** What of its server `appTool` uses (the `Server` passes its own registration paths). */
-export interface AppHost {
-  tool(name: string, config: ToolConfig, handler: AnyToolHandler): Handle<ToolConfig>;
-  resource(uri: string, config: ResourceConfig, read: ResourceReader): Handle<ResourceConfig>;
-  hasResource(uri: string): boolean;
-  readonly extensions: { has(id: string): boolean; add(extension: ServerExtension): void };
-}
+  settings(): Record<string, unknown> {
+    return {};
+  }
 
-/** Advertised under `capabilities.extensions` where the revision has it (SEP-2133 §Server Capabilities: no settings). */
-export function appsExtension(): ServerExtension {
-  return { id: APPS_EXTENSION, settings: () => ({}) };
+  install(host: ExtensionHost): void {
+    if (this.server !== undefined) throw new JanusError('REGISTRATION', 'an apps() extension serves one server: make one per server');
+    this.server = host.server;
+  }
+
+  /**
+   * Registers a tool with its interactive UI: the tool links to `ui.uri` (`ui://…`) in
+   * `_meta.ui.resourceUri`, and the HTML is served there as `text/html;profile=mcp-app` with its
+   * csp, permissions, domain and prefersBorder in `_meta.ui`. `update` and `remove` handle both.
+   *
+   * ```ts
+   * ui.tool('clock', { ui: { uri: 'ui://clock/view.html', html: '<!doctype html>…' } }, () => new Date().toISOString());
+   * ```
+   */
+  tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: AppToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
+  ): AppToolRegistration<AppToolConfig<I, O>> {
+    if (this.server === undefined) {
+      throw new JanusError('REGISTRATION', 'add the apps extension to a server first: createServer({ extensions: [ui] })');
+    }
+    return registerAppTool(this.server, name, config, handler);
+  }
 }
 
 /** A checked configuration, split into what the tool and the resource get. */
@@ -140,9 +161,14 @@ function resourceMeta(ui: AppUi): AppResourceMeta | undefined {
  * Registers the tool and (with `ui.html`) its UI resource; validates everything first, so a
  * refused registration leaves nothing behind.
  */
-export function registerAppTool(host: AppHost, name: string, config: AppToolConfig, handler: AnyToolHandler): AppToolRegistration {
-  let current = plan(name, config);
-  let whole = config;
+function registerAppTool<I extends SchemaInput | undefined, O extends SchemaInput | undefined>(
+  host: ExtensionServer,
+  name: string,
+  config: AppToolConfig<I, O>,
+  handler: ToolHandler<I, O>,
+): AppToolRegistration<AppToolConfig<I, O>> {
+  let current = plan(name, config as AppToolConfig);
+  let whole: AppToolConfig = config as AppToolConfig;
   // The resource's reader reads the newest plan: an update changes the page without re-registering it.
   const read: ResourceReader = async (uri, ctx) => readContents(name, uri, current, ctx);
   const linkTarget = (p: Plan) => {
@@ -152,14 +178,14 @@ export function registerAppTool(host: AppHost, name: string, config: AppToolConf
   };
   linkTarget(current);
   let resource = current.resource === undefined ? undefined : host.resource(current.ui.uri, current.resource, read);
-  let tool: Handle<ToolConfig>;
+  // The tool's config is the app tool's without `ui`: the same input and output schemas.
+  let tool: Registration<ToolConfig<I, O>>;
   try {
-    tool = host.tool(name, current.tool, handler);
+    tool = host.tool(name, current.tool as ToolConfig<I, O>, handler);
   } catch (e) {
     resource?.remove();
     throw e;
   }
-  if (!host.extensions.has(APPS_EXTENSION)) host.extensions.add(appsExtension());
   return {
     update(patch) {
       const merged = { ...whole, ...patch, ui: { ...whole.ui, ...patch.ui } } as AppToolConfig;
@@ -175,7 +201,7 @@ export function registerAppTool(host: AppHost, name: string, config: AppToolConf
       // A new URI gets its resource first (refused if taken), and loses it again if the tool is refused.
       const added = next.resource !== undefined && !(sameUri && resource) ? host.resource(next.ui.uri, next.resource, read) : undefined;
       try {
-        tool.update(next.tool);
+        tool.update(next.tool as ToolConfig<I, O>);
       } catch (e) {
         added?.remove();
         throw e;

@@ -11,10 +11,12 @@ import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
 import { revision } from '../../protocol/revisions.js';
 import type { Resource, ResourceContents, ServerCapabilities } from '../../protocol/types.js';
 import type { ProtocolVersion } from '../../protocol/versions.js';
-import type { CallSite, ExtensionMethod, Params, ServerExtension } from '../../server/extension.js';
-import { ResourceNotFound, type CacheHint, type ResourceConfig, type ResourceReader } from '../../server/features/resources.js';
+import type { CallSite, ExtensionHost, ExtensionMethod, ExtensionServer, Params, ServerExtension } from '../../server/extension.js';
+import { ResourceNotFound, type CacheHint, type ResourceConfig } from '../../server/features/resources.js';
 import { bytesToBase64 } from '../../protocol/base64.js';
+import { findSkillPaths, readSkillDirectory } from './disk.js';
 import { indexDirectories, type DirectoryIndex } from './directory.js';
+import { loadYaml } from './frontmatter.js';
 import { pageOf } from './paging.js';
 import { buildSkill, type BuiltSkill, type SkillFile, type SkillFiles } from './skill.js';
 import { SKILL_SCHEME, SKILLS_EXTENSION } from './wire.js';
@@ -24,12 +26,6 @@ export interface SkillsOptions {
   pageSize?: number;
   /** The 2026-07-28 cache hint of `skills/list` and `skills/get` results (default `{ ttlMs: 0, scope: 'private' }`). */
   cache?: CacheHint;
-}
-
-/** What the extension needs of its server: resource registration (the `Server` facade's `resource`). */
-export interface SkillResourceHost {
-  resource(uri: string, config: ResourceConfig, read: ResourceReader): { update(config: Partial<ResourceConfig>): void; remove(): void };
-  resourceUpdated(uri: string): void;
 }
 
 /** A registered skill; changing or removing it updates its resources and entry. */
@@ -47,7 +43,7 @@ export interface SkillRegistration {
 interface ServedFile {
   file: SkillFile;
   readonly holders: Set<BuiltSkill>;
-  readonly resource: ReturnType<SkillResourceHost['resource']>;
+  readonly resource: ReturnType<ExtensionServer['resource']>;
   config: ResourceConfig;
 }
 
@@ -59,14 +55,14 @@ export class SkillsExtension implements ServerExtension {
   readonly id = SKILLS_EXTENSION;
   readonly methods: Readonly<Record<string, ExtensionMethod>>;
   /** Skills by the URI of their SKILL.md. */
-  private readonly skills = new Map<string, BuiltSkill>();
+  private readonly byUri = new Map<string, BuiltSkill>();
   private readonly files = new Map<string, ServedFile>();
   private index: DirectoryIndex | undefined;
 
-  constructor(
-    private readonly host: SkillResourceHost,
-    private readonly options: SkillsOptions = {},
-  ) {
+  /** The server it was added to (its skills' files are that server's resources). */
+  private server: ExtensionServer | undefined;
+
+  constructor(private readonly options: SkillsOptions = {}) {
     const ps = options.pageSize;
     if (ps !== undefined && (!Number.isInteger(ps) || ps < 1))
       throw new JanusError('REGISTRATION', 'skills: pageSize must be a positive integer');
@@ -77,6 +73,18 @@ export class SkillsExtension implements ServerExtension {
     };
   }
 
+  install(host: ExtensionHost): void {
+    if (this.server !== undefined) throw new JanusError('REGISTRATION', 'a skills() extension serves one server: make one per server');
+    this.server = host.server;
+  }
+
+  private get host(): ExtensionServer {
+    if (this.server === undefined) {
+      throw new JanusError('REGISTRATION', 'add the skills extension to a server first: createServer({ extensions: [skills] })');
+    }
+    return this.server;
+  }
+
   /** SEP-2640 §Capability Declaration: every served skill's directories are readable. */
   settings(): Record<string, unknown> {
     return { directoryRead: true };
@@ -85,6 +93,38 @@ export class SkillsExtension implements ServerExtension {
   /** Skill files are read through `resources/read`: a server declaring the extension declares resources, skills or not. */
   capabilities(_v: ProtocolVersion, caps: ServerCapabilities): void {
     caps.resources ??= { subscribe: true, listChanged: true };
+  }
+
+  /**
+   * Serves a skill at a skill path (`git-workflow`, `acme/billing/refunds`): its files become
+   * resources `skill://<path>/<file>`, and `skills/list`, `skills/get` and
+   * `resources/directory/read` answer for it. From memory it is served at once; from a
+   * directory on disk once the returned promise resolves. A skill that breaks SEP-2640's rules
+   * (no SKILL.md with `name` and `description`, `name` not the final path segment, over the
+   * limits) is refused with a `REGISTRATION` error.
+   */
+  skill(path: string, source: SkillFiles): SkillRegistration;
+  skill(path: string, directory: string): Promise<SkillRegistration>;
+  skill(path: string, source: SkillFiles | string): SkillRegistration | Promise<SkillRegistration> {
+    if (typeof source !== 'string') return this.add(path, source);
+    return Promise.all([readSkillDirectory(source), loadYaml()]).then(([files]) => this.add(path, files));
+  }
+
+  /**
+   * Serves every skill under `root` (each directory holding a SKILL.md, at its relative path),
+   * all or none: the first that fails undoes the others and its error is thrown.
+   */
+  async skills(root: string): Promise<SkillRegistration[]> {
+    const [paths] = await Promise.all([findSkillPaths(root), loadYaml()]);
+    const sources = await Promise.all(paths.map(async (p) => ({ path: p, files: await readSkillDirectory(`${root}/${p}`) })));
+    const served: SkillRegistration[] = [];
+    try {
+      for (const { path, files } of sources) served.push(this.add(path, files));
+    } catch (e) {
+      for (const s of served) s.remove();
+      throw e instanceof JanusError ? new JanusError('REGISTRATION', `skills under ${root}: ${e.message}`, { cause: e }) : e;
+    }
+    return served;
   }
 
   /** Serves a skill from its files; throws a `REGISTRATION` error, serving nothing, when it breaks a rule. */
@@ -110,7 +150,7 @@ export class SkillsExtension implements ServerExtension {
   }
 
   private async list(params: Params, site: CallSite): Promise<object> {
-    const sorted = [...this.skills.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1));
+    const sorted = [...this.byUri.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1));
     // Paged by skill: an entry is never split across pages (SEP-2640 §Enumeration).
     const { page, nextCursor } = pageOf(sorted, params.cursor, this.options.pageSize);
     const skills = await Promise.all(page.map((s) => s.entry()));
@@ -120,7 +160,7 @@ export class SkillsExtension implements ServerExtension {
   private async get(params: Params, site: CallSite): Promise<object> {
     const uri = params.uri;
     if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'skills/get needs params.uri, the URI of a SKILL.md');
-    const skill = this.skills.get(uri);
+    const skill = this.byUri.get(uri);
     // SEP-2640 §Retrieval via skills/get: -32602 for a URI that names no skill served here.
     if (skill === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown skill: ${uri}`);
     return this.cacheable(site, { skill: await skill.entry() });
@@ -157,7 +197,7 @@ export class SkillsExtension implements ServerExtension {
    */
   private transition(old: BuiltSkill | undefined, next: BuiltSkill | undefined): void {
     if (next !== undefined) {
-      const taken = this.skills.get(next.uri);
+      const taken = this.byUri.get(next.uri);
       if (taken !== undefined && taken !== old) throw new JanusError('REGISTRATION', `skill "${next.path}" is already registered`);
       for (const f of next.files) {
         const served = this.files.get(f.uri);
@@ -185,14 +225,14 @@ export class SkillsExtension implements ServerExtension {
     }
     const touched = new Set<string>();
     if (old !== undefined) {
-      this.skills.delete(old.uri);
+      this.byUri.delete(old.uri);
       for (const f of old.files) {
         this.files.get(f.uri)?.holders.delete(old);
         touched.add(f.uri);
       }
     }
     if (next !== undefined) {
-      this.skills.set(next.uri, next);
+      this.byUri.set(next.uri, next);
       for (const f of next.files) {
         const served = this.files.get(f.uri)!;
         served.holders.add(next);
@@ -214,7 +254,7 @@ export class SkillsExtension implements ServerExtension {
       this.files.delete(uri);
       return;
     }
-    const config = fileConfig(served.file, this.skills.get(uri));
+    const config = fileConfig(served.file, this.byUri.get(uri));
     if (JSON.stringify(config) !== JSON.stringify(served.config)) {
       served.resource.update(config);
       served.config = config;

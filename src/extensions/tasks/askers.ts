@@ -11,8 +11,7 @@ import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { clientCan, isAnswer, requiredCapability, type AskAnswers, type AskMethod, type AskParams, type Asker } from '../../server/ask.js';
 import type { AskOptions } from '../../server/context.js';
-import { SessionAsker } from '../../server/legacy/session-asker.js';
-import type { Session } from '../../server/legacy/session.js';
+import type { SiteSession } from '../../server/call.js';
 import type { Inbound } from '../../server/transport-seam.js';
 import type { Running } from './running.js';
 import { RELATED_TASK } from './wire.js';
@@ -54,7 +53,7 @@ export class ParkingAsker implements Asker {
 export class SessionTaskAsker implements Asker {
   constructor(
     private readonly running: Running,
-    private readonly session: Session,
+    private readonly session: SiteSession,
   ) {}
 
   async ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]> {
@@ -65,7 +64,7 @@ export class SessionTaskAsker implements Asker {
       // input_required, for the `tasks/result` the client sends on seeing that (§Input Required Status).
       let via = this.running.resultStream;
       if (via === undefined && !this.session.reachable) via = await this.running.nextResultStream();
-      return await new SessionAsker(this.session, via, { signal: this.running.signal }).ask(method, tagged, options);
+      return await this.session.asker(via, this.running.signal).ask(method, tagged, options);
     } finally {
       await this.running.waiting(-1);
     }
@@ -77,7 +76,7 @@ export class SessionTaskAsker implements Asker {
  * session's channel, tagged with the task. The original progress token stays valid for the
  * task's lifetime (§Task Progress Notifications).
  */
-export function sessionTaskChannel(running: Running, session: Session, origin: Inbound): Inbound {
+export function sessionTaskChannel(running: Running, session: SiteSession, origin: Inbound): Inbound {
   return {
     transport: origin.transport,
     principal: origin.principal,

@@ -6,12 +6,13 @@
  * inlines the outcome, `tasks/update` answers input, `tasks/cancel` acks, `notifications/tasks`
  * on `subscriptions/listen`). A tool declares `task` support; its handler is written once.
  */
-import { ErrorCode, McpError } from '../../protocol/errors.js';
+import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
 import { revision } from '../../protocol/revisions.js';
 import type { ServerCapabilities } from '../../protocol/types.js';
 import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { Call } from '../../server/call.js';
-import type { ClientView, RequestContext, TaskHandle } from '../../server/context.js';
+import type { ClientView, RequestContext } from '../../server/context.js';
+import type { SiteSession } from '../../server/call.js';
 import {
   clientDeclares,
   verbatim,
@@ -23,20 +24,23 @@ import {
   type ServerExtension,
 } from '../../server/extension.js';
 import { isObject } from '../../server/guards.js';
-import { taskOptions, type ToolEntry, type ToolTaskOptions } from '../../server/features/tools.js';
-import type { Session } from '../../server/legacy/session.js';
+import type { ToolEntry } from '../../server/features/tools.js';
+import type { Tool } from '../../protocol/types.js';
 import { shapeCallToolResult } from '../../server/shape.js';
 import { modernTaskChannel, ParkingAsker, SessionTaskAsker, sessionTaskChannel } from './askers.js';
 import { TaskChanges } from './changes.js';
 import { InMemoryTaskStore } from './memory-store.js';
 import { Running, type TaskRuntime } from './running.js';
 import { newTaskRecord, TERMINAL, type TaskChange, type TaskError, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
+import { readSettings, taskOptionsOf, type TaskHandle, type ToolTaskOptions } from './settings.js';
 import { TaskCall, type TaskPhase } from './task-call.js';
-import { created, detailedTask, EXTENSION_ID, legacyTask, ownerOf, RELATED_TASK, shapeVersion, topicOf } from './wire.js';
+import { TASK_STORE } from './store-key.js';
+import { created, ownerOf, shapeVersion } from './records.js';
+import { detailedTask, EXTENSION_ID, legacyTask, RELATED_TASK, topicOf } from './wire.js';
 import { extend } from '../../protocol/extend.js';
 
 export interface TasksOptions {
-  /** Where task records live (default: the cluster's, else this process). */
+  /** Where task records live (default: the cluster's `TASK_STORE`, else this process). */
   store?: TaskStore;
   /** A task's lifetime from creation when the tool does not say (default one hour). */
   ttlMs?: number;
@@ -58,30 +62,51 @@ const modern = (v: ProtocolVersion): boolean => revision(v).era === 'modern';
 
 export class TasksExtension implements ServerExtension, TaskRuntime {
   readonly id = EXTENSION_ID;
-  readonly store: TaskStore;
+  private taskStore: TaskStore | undefined;
   private host: ExtensionHost | undefined;
   private readonly running = new Map<string, Running>();
   private readonly changes = new TaskChanges();
   /** 2025-11-25: the tasks each session runs here, cancelled when the session ends (one close hook per session). */
-  private readonly bySession = new WeakMap<Session, Set<Running>>();
-  private readonly stopSignals: () => void;
-  private readonly ownsStore: boolean;
+  private readonly bySession = new WeakMap<SiteSession, Set<Running>>();
+  private stopSignals: (() => void) | undefined;
+  private ownsStore = false;
+  /** Each tool's task options, read from its settings once. */
+  private readonly toolOptions = new WeakMap<object, ToolTaskOptions>();
   /** Aborts the running tasks whose lifetime is over: one timer, due at the earliest `expires` it was armed for. */
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private expiryDue = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly options: TasksOptions = {}) {
-    this.ownsStore = options.store === undefined;
-    this.store = options.store ?? new InMemoryTaskStore();
-    this.stopSignals = this.store.onSignal((s) => this.onSignal(s));
+  constructor(private readonly options: TasksOptions = {}) {}
+
+  /** Where its task records live: the option's store, the cluster's, or one of this process. */
+  get store(): TaskStore {
+    if (this.taskStore === undefined) throw new JanusError('PROTOCOL', 'the tasks extension is not added to a server yet');
+    return this.taskStore;
   }
 
   install(host: ExtensionHost): void {
+    if (this.host !== undefined) throw new JanusError('REGISTRATION', 'a tasks() extension serves one server: make one per server');
     this.host = host;
+    const given = this.options.store ?? host.store(TASK_STORE);
+    this.ownsStore = given === undefined;
+    const store = (this.taskStore = given ?? new InMemoryTaskStore());
+    this.stopSignals = store.onSignal((s) => this.onSignal(s));
+  }
+
+  /** A tool's settings for this extension, checked at registration; 2025-11-25 advertises the support as `execution.taskSupport`. */
+  toolSettings(name: string, settings: unknown): Partial<Tool> | undefined {
+    const options = readSettings(`tool "${name}"`, settings);
+    return options.support === 'forbidden' ? undefined : { execution: { taskSupport: options.support } };
+  }
+
+  private optionsOf(tool: ToolEntry): ToolTaskOptions {
+    let options = this.toolOptions.get(tool.config);
+    if (options === undefined) this.toolOptions.set(tool.config, (options = taskOptionsOf(tool.config.extensions)));
+    return options;
   }
 
   close(): void {
-    this.stopSignals();
+    this.stopSignals?.();
     if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
     this.expiryTimer = undefined;
     this.expiryDue = Number.POSITIVE_INFINITY;
@@ -181,7 +206,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
 
   /** Runs a call as a task when the tool supports it and the client can take one; else declines or refuses. */
   readonly toolCall = (tool: ToolEntry, ctx: Call, params: Params, run: (ctx: RequestContext) => Promise<object>) => {
-    const options = taskOptions(tool.config);
+    const options = this.optionsOf(tool);
     const site = ctx.site;
     const v = site.protocolVersion;
     if (site.era === 'legacy') {
@@ -258,7 +283,7 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
     if (this.running.size >= max) {
       throw new McpError(ErrorCode.InvalidRequest, `Invalid Request: ${max} tasks are already running on this server (tasks.maxRunning)`);
     }
-    const session = site.session as Session | undefined;
+    const session = site.session;
     const running = new Running(this, record, design === 'core' ? session : undefined);
     this.running.set(record.taskId, running);
     if (running.expires < this.expiryDue) this.armExpiry(running.expires);
@@ -417,13 +442,13 @@ export class TasksExtension implements ServerExtension, TaskRuntime {
    * session has ended nobody can reach it, so it is cancelled rather than left to run out its
    * lifetime. A session an instance only lets go of (cluster) lives on elsewhere: its tasks too.
    */
-  private tieToSession(session: Session, running: Running): void {
+  private tieToSession(session: SiteSession, running: Running): void {
     let set = this.bySession.get(session);
     if (set === undefined) {
       const tasks = (set = new Set());
       this.bySession.set(session, tasks);
-      session.onClosed((s) => {
-        if (s.released) return;
+      session.onClosed(() => {
+        if (session.released) return;
         for (const r of [...tasks]) {
           this.change(r.taskId, { status: 'cancelled', statusMessage: 'The session ended.' }).catch(() => undefined);
           r.abort(new McpError(ErrorCode.InvalidRequest, 'The session ended.'));

@@ -6,7 +6,7 @@
 import { JanusError } from '../../protocol/errors.js';
 import type { InputRequest } from '../../protocol/types.js';
 import { Cancellation } from '../../server/cancel.js';
-import type { Session } from '../../server/legacy/session.js';
+import type { SiteSession } from '../../server/call.js';
 import type { Inbound } from '../../server/transport-seam.js';
 import type { TaskChange, TaskRecord } from './store.js';
 
@@ -44,7 +44,7 @@ export class Running {
     private readonly runtime: TaskRuntime,
     record: TaskRecord,
     /** 2025-11-25: the session the task belongs to (its requests and notifications go there). */
-    readonly session: Session | undefined,
+    readonly session: SiteSession | undefined,
   ) {
     this.taskId = record.taskId;
     this.expires = record.ttlMs === null ? Number.POSITIVE_INFINITY : Date.parse(record.createdAt) + record.ttlMs;

@@ -1,7 +1,7 @@
 /**
  * The context a task's handler runs with. It is the request's context until the task
  * exists, and the task's after: a tool whose task starts in its handler (`start: 'handler'`)
- * asks in the request first (an input_required round on 2026-07-28), then `ctx.startTask()`
+ * asks in the request first (an input_required round on 2026-07-28), then `startTask(ctx)`
  * switches it to the task's asker, cancellation and channel. The handler holds this one object
  * throughout, so the switch is invisible to it; its `signal` follows whichever phase is current.
  */
@@ -15,8 +15,8 @@ import type {
   ElicitUrlRequest,
   RequestContext,
   SessionHandle,
-  TaskHandle,
 } from '../../server/context.js';
+import type { TaskHandle } from './settings.js';
 import type { JsonSchemaObject, Parsed, StandardSchema } from '../../server/schema/types.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { CreateMessageParams, CreateMessageResult, ElicitResult, LoggingLevel, Meta, Root } from '../../protocol/types.js';

@@ -3,9 +3,8 @@
  * task in `CreateTaskResult.task`, names its durations `ttl`/`pollInterval`, and serves the
  * result apart (`tasks/result`). The 2026 extension (ext-tasks) is flat, names them
  * `ttlMs`/`pollIntervalMs`, and inlines the result, error or input requests (`DetailedTask`).
+ * Protocol level, shared with the client: imports no server code.
  */
-import { LATEST_LEGACY_VERSION, latestVersion, type ProtocolVersion } from '../../protocol/versions.js';
-import { verbatim, type CallSite } from '../../server/extension.js';
 import type { TaskRecord } from './store.js';
 
 export { EXTENSION_ID } from './methods.js';
@@ -49,25 +48,7 @@ export function legacyTask(r: TaskRecord): Json {
   return out;
 }
 
-/** Who may act on a task: the authenticated principal, else the handshake session, else the id's bearer. */
-export function ownerOf(site: CallSite): string {
-  const principal = site.inbound.principal;
-  if (principal !== undefined) return `p:${principal}`;
-  const session = site.session as { readonly id: string } | undefined;
-  return session !== undefined ? `s:${session.id}` : '';
-}
-
 /** The listen topic of one task's status notifications. */
 export function topicOf(taskId: string): string {
   return `${EXTENSION_ID}#${taskId}`;
-}
-
-/** The revision a task's result is shaped for: the newest of its design's era (2025-11-25 alone has core tasks). */
-export function shapeVersion(record: TaskRecord): ProtocolVersion {
-  return record.design === 'extension' ? latestVersion() : LATEST_LEGACY_VERSION;
-}
-
-/** CreateTaskResult in the record's design (answered as is, not shaped as the tool's result). */
-export function created(record: TaskRecord): object {
-  return verbatim(record.design === 'core' ? { task: legacyTask(record) } : modernTask(record, 'task'));
 }

@@ -64,37 +64,11 @@ export interface ToolConfig<
    */
   scopes?: string[];
   /**
-   * Whether the tool runs as a task (the tasks extension; docs/extensions.md §Tasks): `'optional'`
-   * (when the client can take one) or `'required'` (clients that cannot are refused); absent or
-   * `'forbidden'`: never. 2025-11-25 advertises it as `execution.taskSupport`; on 2026-07-28 the
-   * server decides, and creates a task whenever the request declares the extension.
+   * Settings for the server's extensions, by extension id, each checked by its extension when
+   * the tool is registered (the tasks extension's `task('optional')` from `janus-mcp/tasks`
+   * makes the tool run as a task). The server must have the extension.
    */
-  task?: TaskSupport | ToolTaskOptions;
-}
-
-/** basic/utilities/tasks.mdx §Tool-Level Negotiation. */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
-
-export interface ToolTaskOptions {
-  support: TaskSupport;
-  /**
-   * When the task begins: `'call'` (default), before the handler runs; `'handler'`, when the
-   * handler calls `ctx.startTask()`. What the handler asks before that is the request's own
-   * (an input_required round on 2026-07-28), so it can gather input before it goes async.
-   * A 2025-11-25 client asks for the task up front: there it begins at the call either way.
-   */
-  start?: 'call' | 'handler';
-  /** The task's lifetime from creation (default: the extension's, one hour); a 2025-11-25 client's `ttl` is honoured up to it. */
-  ttlMs?: number;
-  /** How often clients should poll (default: the extension's, one second). */
-  pollIntervalMs?: number;
-}
-
-/** A tool's task options, whichever way they were written. */
-export function taskOptions(config: ToolConfig): ToolTaskOptions {
-  const task = config.task;
-  if (task === undefined) return { support: 'forbidden' };
-  return typeof task === 'string' ? { support: task } : task;
+  extensions?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -123,17 +97,14 @@ export interface ToolEntry {
 /** Tool names per docs/2025-11-25/server/tools.mdx §Tool Names. */
 const TOOL_NAME = /^[A-Za-z0-9_.\-/]{1,128}$/;
 
-export function defineTool(name: string, config: ToolConfig, handler: AnyToolHandler): ToolEntry {
+/** A tool's definition; `extra`: the wire fields its extension settings add (`ServerExtension.tool`). */
+export function defineTool(name: string, config: ToolConfig, handler: AnyToolHandler, extra?: Partial<Tool>): ToolEntry {
   if (!TOOL_NAME.test(name)) {
     throw new JanusError('REGISTRATION', `tool name "${name}" must be 1-128 characters of A-Z a-z 0-9 _ - . /`);
   }
   if (typeof handler !== 'function') throw new JanusError('REGISTRATION', `tool "${name}" needs a handler function`);
   const input = config.input ? compileSchema(config.input, `tool "${name}" input`) : NO_ARGUMENTS;
   const output = config.output ? compileSchema(config.output, `tool "${name}" output`, 'output') : undefined;
-  const support = taskOptions(config).support;
-  if (!['forbidden', 'optional', 'required'].includes(support)) {
-    throw new JanusError('REGISTRATION', `tool "${name}": task support must be 'forbidden', 'optional' or 'required'`);
-  }
   const headers = readHeaderParams(input.json);
   if (!headers.ok) throw new JanusError('REGISTRATION', `tool "${name}": ${headers.reason}`);
   const wire = wireDefinition<Tool>(`tool "${name}"`, {
@@ -144,7 +115,7 @@ export function defineTool(name: string, config: ToolConfig, handler: AnyToolHan
     outputSchema: output?.json,
     annotations: config.annotations,
     icons: config.icons,
-    execution: support === 'forbidden' ? undefined : { taskSupport: support },
+    ...extra,
     _meta: config._meta,
   });
   return { name, config, input, output, headerParams: headers.params, handler, wire };

@@ -20,7 +20,6 @@ import type { Result } from '../../protocol/types.js';
 import { LATEST_LEGACY_VERSION, type LegacyVersion } from '../../protocol/versions.js';
 import { Call } from '../call.js';
 import { Cancellation } from '../cancel.js';
-import type { SessionHandle } from '../context.js';
 import { isVerbatim } from '../extension.js';
 import { isObject, quoted } from '../guards.js';
 import { Exchange, type Middleware } from '../middleware.js';
@@ -33,11 +32,9 @@ import { HANDSHAKE, INITIALIZING, SESSION, type Phase, type SessionScope } from 
 import type { Session } from './session.js';
 import { SessionAsker } from './session-asker.js';
 import { handleOf } from './session-handle.js';
+import { siteOf } from './session-site.js';
 
 const EMPTY: Params = Object.freeze({});
-
-/** `ctx.session` of a call on a session: one function for all calls rather than a closure per call. */
-const sessionHandleOf = (session: unknown): SessionHandle => handleOf(session as Session);
 
 /** The table of the session's phase: the handshake swaps it (routes.ts). */
 function phaseOf(session: Session): Phase {
@@ -105,8 +102,7 @@ function callOf(p: LegacyRequest, v: LegacyVersion, params: Params, state: Recor
     logLevel: session.logLevel ?? 'debug',
     asker: new SessionAsker(session, inbound, cancel),
     state,
-    legacySession: session,
-    sessionHandle: sessionHandleOf,
+    session: siteOf(session),
   });
 }
 
@@ -169,8 +165,8 @@ export function handleLegacyRequest(server: ServerServices, session: Session, re
       }),
     );
   }
-  // On HTTP a dropped stream is not cancellation (legacy transports §Sending Messages); on stdio the channel closing is.
-  const cancel = new Cancellation(inbound.transport === 'http' ? undefined : inbound);
+  // A channel that says its dropping is no cancellation (a handshake-era HTTP POST) is not followed; on stdio the channel closing is.
+  const cancel = new Cancellation(inbound.cancelsOnDrop === false ? undefined : inbound);
   const chain = server.middleware.chainFor(req.method);
   return runRequest(new LegacyRequest(server, session, req, params, inbound, cancel, chain, counted ? session.inflight : undefined));
 }

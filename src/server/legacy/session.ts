@@ -9,6 +9,7 @@ import { requestMessage, unwrap } from '../../jsonrpc/envelope.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
+import type { SiteSession } from '../call.js';
 import type { ClientView, SessionHandle } from '../context.js';
 import type { Inbound, LegacySession, SessionHost, TransportKind } from '../transport-seam.js';
 import type { Abortable } from '../cancel.js';
@@ -61,6 +62,8 @@ export class Session implements LegacySession {
   transport: TransportKind | undefined;
   /** What server code acts on (legacy/session-handle.ts), made when first asked for. */
   handle: SessionHandle | undefined;
+  /** What extensions act on (session-site.ts), made when first asked for. */
+  site: SiteSession | undefined;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = {};
   private clientView: ClientView | undefined;

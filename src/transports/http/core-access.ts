@@ -3,7 +3,8 @@
  * `janus-mcp/server`) for a `Server`; a bare `ServerCore` (tests, custom cores) is accepted
  * as is.
  */
-import { coreOf, Server, type ServerCore } from '../../server/index.js';
+import { coreOf, type ServerCore } from '../../spi/index.js';
+import { Server } from '../../server/index.js';
 
 function looksLikeCore(v: unknown): v is ServerCore {
   return (

@@ -4,7 +4,7 @@
  * resumable, so only legacy sessions use it. Runtime-neutral.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { EventStore } from '../../server/index.js';
+import type { EventStore } from '../../spi/index.js';
 import { unrefTimer } from './sse.js';
 
 /** The store's contract lives with the server seam (a cluster shares one): see there. */

@@ -3,7 +3,8 @@
  * Workers and anything else with the Fetch API. Web APIs only, here and in every import.
  */
 import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
-import type { AuthInfo, Server, ServerCore } from '../../server/index.js';
+import type { AuthInfo, Server } from '../../server/index.js';
+import type { ServerCore } from '../../spi/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';

@@ -12,7 +12,7 @@ import { classify, type Classified, type RequestId } from '../../protocol/jsonrp
 import { checkRequestHeaders } from '../../protocol/request-headers.js';
 import { answersWithStream, revision } from '../../protocol/revisions.js';
 import { isLegacyVersion } from '../../protocol/versions.js';
-import type { ServerCore } from '../../server/index.js';
+import type { ServerCore } from '../../spi/index.js';
 import { BodyDeadlines } from './body-deadline.js';
 import type { BodyResult, HttpExchange } from './exchange.js';
 import { guardContentType, guardHostAndOrigin, namesEventStream, parseAccept, type Accepts } from './guards.js';

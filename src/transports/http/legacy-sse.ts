@@ -5,7 +5,8 @@
  * the server says goes down the stream. The stream's end is the session's end. Runtime-neutral.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { AuthInfo, Inbound, LegacySession, ServerCore, SessionHost } from '../../server/index.js';
+import type { AuthInfo } from '../../server/index.js';
+import type { Inbound, LegacySession, ServerCore, SessionHost } from '../../spi/index.js';
 import type { DisconnectListener, HttpExchange } from './exchange.js';
 import { clientKey, mintSessionId, type SessionEntry, type SessionRegistry } from './sessions.js';
 import { principalOf } from './protection.js';

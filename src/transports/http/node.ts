@@ -8,7 +8,8 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { BodyResult, DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
-import type { AuthInfo, Server, ServerCore } from '../../server/index.js';
+import type { AuthInfo, Server } from '../../server/index.js';
+import type { ServerCore } from '../../spi/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';

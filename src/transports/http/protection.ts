@@ -8,7 +8,8 @@
 import { describedPath, ResourceServer, type Refusal } from '../../auth/server/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
-import type { AuthInfo, ServerCore } from '../../server/index.js';
+import type { AuthInfo } from '../../server/index.js';
+import type { ServerCore } from '../../spi/index.js';
 import type { HeaderMap, HttpExchange } from './exchange.js';
 import { guardHost } from './guards.js';
 import type { ResolvedOptions } from './options.js';

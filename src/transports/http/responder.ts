@@ -16,7 +16,8 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import type { AuthInfo, Inbound, LegacySession } from '../../server/index.js';
+import type { AuthInfo } from '../../server/index.js';
+import type { Inbound, LegacySession } from '../../spi/index.js';
 import { SseChannel } from './channel.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
 import type { Accepts } from './guards.js';
@@ -52,6 +53,8 @@ const NO_HEADERS: HeaderMap = Object.freeze({});
 
 export class PostResponder implements Inbound, DisconnectListener {
   readonly transport = 'http';
+  /** A handshake-era POST's stream dropping is not cancellation (2025-11-25 transports §Sending Messages); a 2026-07-28 one's is. */
+  readonly cancelsOnDrop: boolean;
   readonly #host: ResponderHost;
   readonly #ex: HttpExchange;
   readonly #wire: Wire;
@@ -84,6 +87,7 @@ export class PostResponder implements Inbound, DisconnectListener {
     this.#host = host;
     this.#ex = ex;
     this.#wire = wire;
+    this.cancelsOnDrop = wire !== 'legacy';
     this.#accepts = accepts;
     this.#expect = expect;
     this.#record = record;

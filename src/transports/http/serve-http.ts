@@ -6,7 +6,8 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Server, ServerCore } from '../../server/index.js';
+import type { Server } from '../../server/index.js';
+import type { ServerCore } from '../../spi/index.js';
 import { createNodeHandler, type NodeHandlerOptions } from './node.js';
 
 export interface ServeHttpOptions extends NodeHandlerOptions {

@@ -4,7 +4,7 @@
  * 2026-07-28 traffic never creates one. Runtime-neutral.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { LegacySession, SessionHost } from '../../server/index.js';
+import type { LegacySession, SessionHost } from '../../spi/index.js';
 import { SseChannel, type ErrorReporter } from './channel.js';
 import type { EventStore } from './event-store.js';
 import { unrefTimer, type OpenStreams } from './sse.js';

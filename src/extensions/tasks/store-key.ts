@@ -1,0 +1,5 @@
+/** The key of the tasks extension's store in a cluster (`Cluster.stores`), so that any instance reads any task. */
+import { StoreKey } from '../../server/cluster.js';
+import type { TaskStore } from './store.js';
+
+export const TASK_STORE = new StoreKey<TaskStore>('io.modelcontextprotocol/tasks');
