@@ -34,8 +34,8 @@ async function target(variant: 'plain' | 'middleware' | 'otel'): Promise<Target>
   server.tool('echo', () => 'x');
   const core = coreOf(server);
   const send = () => {};
-  const session = core.openSession({ send });
-  const legacy: Inbound = { transport: 'http', send, session };
+  const channel = core.openChannel({ send });
+  const legacy: Inbound = { transport: 'http', send, channel };
   const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
   await core.handle({ jsonrpc: '2.0', id: 0, method: 'initialize', params: init }, legacy);
   await core.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, legacy);

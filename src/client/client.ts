@@ -30,7 +30,7 @@ import type { ClientChannel } from './channel.js';
 import { NOT_CONNECTED, type ConnectionContext, type EraConnection } from './connection.js';
 import { detectEra } from './detect.js';
 import { KnownServer } from './known-server.js';
-import { LegacyConnection } from './legacy/connection.js';
+import { HANDSHAKE_CLIENT } from './eras.js';
 import { ListenStream } from './listen-stream.js';
 import { ClientMiddlewareStack, type ClientMethod, type ClientMethodMiddleware, type ClientMiddleware } from './middleware.js';
 import { ModernConnection } from './modern/connection.js';
@@ -137,10 +137,11 @@ export class Client {
       // The modern connection is the probe too: server/discover is a modern request.
       const modern = new ModernConnection(context);
       const verdict = await detectEra(context, modern);
-      if (verdict.era === 'modern') {
+      // Detection chooses the handshake era only where the build has it (detect.ts).
+      if (verdict.era === 'modern' || HANDSHAKE_CLIENT === undefined) {
         this.connection = modern;
       } else {
-        const legacy = new LegacyConnection(context);
+        const legacy = new HANDSHAKE_CLIENT.Connection(context);
         this.connection = legacy;
         await legacy.start();
       }

@@ -31,7 +31,8 @@ import {
 } from '../protocol/versions.js';
 import { ChannelError } from './channel.js';
 import type { Verdict } from './known-server.js';
-import { handshake, type HandshakeParty, type HandshakeWire } from './legacy/handshake.js';
+import { HANDSHAKE_CLIENT } from './eras.js';
+import type { HandshakeParty, HandshakeWire, ProbeEvidence } from './handshake-party.js';
 import { verdictFromDiscover } from './modern/discover.js';
 import type { RequestParams } from './modern/envelope.js';
 import type { CallOptions } from './peer.js';
@@ -40,6 +41,20 @@ import { DEFAULT_PROBE_TIMEOUT_MS, DEFAULT_START_TIMEOUT_MS, StartWatch, type Wa
 import { httpStatusOfError, supportedVersionsOf } from './wire-errors.js';
 
 /** What detection needs of the client: the handshake's party, on a wire the stdio start watch can watch. */
+/**
+ * The handshake era's session start, where the build has that era (eras.ts); a build without it
+ * refuses a server that speaks only handshake-era revisions, saying so.
+ */
+function handshake(party: HandshakeParty, version: LegacyVersion, evidence?: ProbeEvidence): Promise<Verdict> {
+  if (HANDSHAKE_CLIENT !== undefined) return HANDSHAKE_CLIENT.handshake(party, version, evidence);
+  return Promise.reject(
+    new JanusError(
+      'PROTOCOL',
+      `the server speaks only handshake-era revisions (${LEGACY_VERSIONS.join(', ')}), which this build of janus-mcp leaves out: it speaks ${MODERN_VERSIONS.join(', ')}`,
+    ),
+  );
+}
+
 export interface DetectionParty extends HandshakeParty {
   readonly wire: HandshakeWire & WatchedWire;
 }

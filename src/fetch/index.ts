@@ -6,8 +6,8 @@
  */
 export { createFetchHandler } from '../transports/http/fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from '../transports/http/fetch.js';
-export type { HttpHandlerOptions } from '../transports/http/options.js';
+export type { HttpHandlerOptions } from '../transports/http/handler-options.js';
 export type { ResourceServerOptions, TokenVerifier, IntrospectionOptions } from '../auth/server/options.js';
 export { InvalidTokenError } from '../auth/server/errors.js';
-export { InMemoryEventStore } from '../transports/http/event-store.js';
-export type { EventStore, InMemoryEventStoreOptions } from '../transports/http/event-store.js';
+export { InMemoryEventStore } from '../transports/http/eras.js';
+export type { EventStore, InMemoryEventStoreOptions } from '../transports/http/eras.js';

@@ -3,19 +3,19 @@
  * one the backplane needs), the fan-out channel, the one-time-use records and the
  * ring of `requestState` sealing secrets (secret-ring.ts), all under one prefix.
  */
-import { ClusterStores, EVENT_STORE, SESSION_STORE, type Cluster } from '../spi/index.js';
+import { ClusterStores, type Cluster } from '../spi/index.js';
 import { TASK_STORE } from '../extensions/tasks/index.js';
 import { RedisBackplane } from './backplane.js';
 import { closeRedis, connectRedis, type RedisConnection } from './connect.js';
-import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
+import type { LegacyStoreOptions } from './era.js';
+import { LEGACY_STORES } from './eras.js';
 import { RedisRequestStateStore } from './request-state-store.js';
-import { listsKey, RedisSessionStore } from './session-store.js';
 import { RedisSecretRing, secretRingOptions } from './secret-ring.js';
 import { RedisTaskStore } from './task-store.js';
 
 export interface RedisClusterOptions {
   /** Bounds and expiry of the SSE events kept for resumption (`RedisEventStore`; its prefix and timeouts are the cluster's). */
-  events?: Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'maxBytesPerStream' | 'ttlMs'>;
+  events?: LegacyStoreOptions['events'];
   /**
    * Rotate the `requestState` sealing secret automatically this often (ms; off by default, see
    * `rotateSecret()`). One instance rotates per period, whichever gets there first.
@@ -103,21 +103,21 @@ export async function redisCluster(options: RedisClusterOptions = {}): Promise<R
       channel: `${prefix}events`,
       commandTimeoutMs,
       onError,
-      listsKey: listsKey(prefix),
+      listsKey: LEGACY_STORES?.listsKey(prefix),
     });
     await backplane.start();
-    const sessions = new RedisSessionStore(publisher, subscriber, { prefix, commandTimeoutMs, onError });
-    await sessions.start();
+    const stores = new ClusterStores();
+    await LEGACY_STORES?.add(stores, publisher, subscriber, { prefix, commandTimeoutMs, onError, events: options.events });
     const tasks = new RedisTaskStore(publisher, subscriber, { prefix, commandTimeoutMs, onError });
     await tasks.start();
-    const events = new RedisEventStore(publisher, { ...options.events, prefix, commandTimeoutMs, onError });
+    stores.set(TASK_STORE, tasks);
     const store = new RedisRequestStateStore(publisher, { prefix, commandTimeoutMs, held: () => secrets.held() });
     const connections = [publisher, subscriber];
     let closing: Promise<void> | undefined;
     return {
       backplane,
       requestState: { secrets, store },
-      stores: new ClusterStores().set(SESSION_STORE, sessions).set(EVENT_STORE, events).set(TASK_STORE, tasks),
+      stores,
       rotateSecret: () => secrets.rotate(),
       close: () => {
         secrets.close();

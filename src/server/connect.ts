@@ -1,16 +1,18 @@
 /**
- * Binds a message transport (stdio, in-memory) to the core. The channel has one legacy
- * session, opened up front, whose id also keys cancellation for modern requests on the
- * same channel (stdio cancels by notification).
+ * Binds a message transport (stdio, in-memory) to the core as one channel (`core.openChannel`):
+ * the requests in flight on it are cancelled by notification, in either era, and a
+ * handshake-era client's session lives on it.
  */
 import { ErrorCode, JanusError } from '../protocol/errors.js';
 import { errorResponse, isRequestId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { SENT, type Transport } from '../transports/transport.js';
 import type { Core } from './core.js';
-import type { Inbound, LegacySession, TransportKind } from './transport-seam.js';
+import type { ServerChannel } from './channel.js';
+import type { Inbound, TransportKind } from './transport-seam.js';
 
 export interface Connection {
-  readonly session: LegacySession;
+  /** The channel the transport's messages come on (a handshake-era client's session, where that era is served). */
+  readonly channel: ServerChannel;
   /** Resolves when the transport closed. */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -35,8 +37,8 @@ export async function connectTransport(
     const written = transport.send(m);
     if (written !== SENT) written.catch(failed(m));
   };
-  const session = core.openSession({ send });
-  const inbound: Inbound = { transport: kind, send, sendBatch: send, signal: controller.signal, session };
+  const channel = core.openChannel({ send });
+  const inbound: Inbound = { transport: kind, send, sendBatch: send, signal: controller.signal, channel };
   let markClosed!: () => void;
   const closed = new Promise<void>((r) => (markClosed = r));
   let done = false;
@@ -45,17 +47,17 @@ export async function connectTransport(
     done = true;
     void transport.close();
     controller.abort(new JanusError('TRANSPORT_CLOSED', 'transport closed'));
-    session.close();
+    const ending = channel.close();
+    if (ending !== undefined) ending.catch((e: unknown) => core.reportError(e));
     markClosed();
   };
   // The peer stopped sending (stdin EOF): listen streams end, requests already in flight
   // still get their answers, then the session closes.
-  // server.close() closes the session; the transport goes with it.
-  session.onClosed(() => finish());
+  // server.close() closes the channel; the transport goes with it.
+  channel.onClosed(() => finish());
   const onClose = () => {
     core.endListeners((i) => i === inbound);
-    session.failPending('the client closed its input');
-    void session.inflight.settled().then(finish);
+    void channel.inputEnded('the client closed its input').then(finish);
     // A handler that never settles (one waiting on ctx.signal) must not keep the channel open.
     setTimeout(finish, graceMs).unref?.();
   };
@@ -66,7 +68,7 @@ export async function connectTransport(
     onError: (e) => core.reportError(e),
   });
   return {
-    session,
+    channel,
     closed,
     close: async () => {
       await transport.close();

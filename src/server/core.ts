@@ -1,9 +1,9 @@
 /**
- * The server core: what a transport drives (`ServerCore`). It decides the era of each inbound
- * message (src/protocol/era-claim.ts) and hands it to that era's dispatcher with the server's
- * services. Modern (`_meta` protocol version, or a modern-only method) is served statelessly;
- * everything else belongs to the legacy session of its channel, which the core opened and
- * keeps, with the listen streams, to tell them about changes.
+ * The server core: what a transport drives (`ServerCore`). It routes each inbound message to
+ * the era whose wire it is on (src/protocol/era-claim.ts): the stateless era, served here per
+ * request, or the handshake era, a plug-in that eras.ts registers and that keeps its own
+ * sessions. It also keeps the message channels of a server without that era, and tells the
+ * listen streams (and the era's sessions) about changes.
  */
 import { claimsModern } from '../protocol/era-claim.js';
 import { ErrorCode, McpError } from '../protocol/errors.js';
@@ -13,24 +13,23 @@ import {
   isRequestId,
   type JsonRpcMessage,
   type JsonRpcNotification,
+  type JsonRpcRequest,
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import { nestedDeeperThan } from '../protocol/json-depth.js';
-import { revision, revisionsWith } from '../protocol/revisions.js';
-import { MODERN_VERSIONS } from '../protocol/versions.js';
+import { revisionsWith } from '../protocol/revisions.js';
 import type { ServerEvent } from './backplane.js';
-import { handleLegacyNotification, handleLegacyRequest } from './legacy/dispatch.js';
-import { SessionLife } from './legacy/lifecycle.js';
-import { Session } from './legacy/session.js';
-import { SharedSession } from './legacy/shared-session.js';
-import { handleOf } from './legacy/session-handle.js';
+import type { InflightRegistry } from './cancel.js';
+import { Channel, type ChannelHost, type ServerChannel } from './channel.js';
+import type { SessionHandle } from './context.js';
+import type { HandshakeEra } from './era.js';
+import { HANDSHAKE_ERA } from './eras.js';
 import { handleModernNotification, handleModernRequest } from './modern/dispatch.js';
 import type { ListenHub } from './modern/listen.js';
 import { scopesOf } from './scopes.js';
 import { Services, type ServerConfig } from './services.js';
-import type { SessionHandle } from './context.js';
-import type { EventStore, SessionSignal } from './session-store.js';
-import type { HeaderParam, Inbound, ServerCore, SessionHost } from './transport-seam.js';
+import type { SessionHooks } from './session-hooks.js';
+import type { HeaderParam, Inbound, ServerCore } from './transport-seam.js';
 
 /** What `handle` returns for work that finished synchronously. */
 const SETTLED: Promise<void> = Promise.resolve();
@@ -51,30 +50,19 @@ export class Core implements ServerCore {
   private readonly services: Services;
   /** The listen streams of this instance (the services' own). */
   readonly hub: ListenHub;
-  readonly sessions = new Map<string, Session>();
-  /** Session hooks, pings and the count of initialized sessions. */
-  readonly life: SessionLife;
+  /** The handshake era, where this server serves it (eras.ts registers it; a build without it has none). */
+  readonly handshake: HandshakeEra | undefined;
+  /** The message channels of a core without the handshake era (with it, its sessions are the channels). */
+  private readonly channels = new Set<Channel>();
   private readonly unsubscribe: () => void;
-  private readonly unsubscribeSignals: (() => void) | undefined;
 
   constructor(private readonly config: ServerConfig) {
-    this.life = new SessionLife(
-      config.sessions,
-      (e) => this.reportError(e),
-      (s) => this.sessions.get(s.id) === s && this.sessions.delete(s.id),
-    );
-    this.services = new Services(config);
+    const legacy = config.eras.legacy && HANDSHAKE_ERA !== undefined;
+    const served: ServerConfig = legacy === config.eras.legacy ? config : { ...config, eras: { ...config.eras, legacy } };
+    this.services = new Services(served);
     this.hub = this.services.hub;
+    this.handshake = legacy ? HANDSHAKE_ERA?.(this.services, served, this) : undefined;
     this.unsubscribe = config.backplane.subscribe((e) => this.deliver(e));
-    this.unsubscribeSignals = config.shared?.store.onSignal((signal) => this.onSignal(signal));
-  }
-
-  get instanceId(): string | undefined {
-    return this.config.shared?.store.instanceId;
-  }
-
-  get eventStore(): EventStore | undefined {
-    return this.config.shared?.events;
   }
 
   get name(): string {
@@ -101,78 +89,32 @@ export class Core implements ServerCore {
     return scopesOf(this.config.registry, method, params);
   }
 
-  /** A session of this core; message transports (connect.ts) use the whole of it. */
-  openSession(host: SessionHost): Session {
-    // The transport's own id (HTTP's Mcp-Session-Id) when it has one, so that the server and the client name a session alike.
-    const id = typeof host.id === 'string' && host.id !== '' && !this.sessions.has(host.id) ? host.id : undefined;
-    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id);
-    this.share(session, host);
-    this.sessions.set(session.id, session);
-    return session;
+  openChannel(host: ChannelHost): ServerChannel {
+    if (this.handshake !== undefined) return this.handshake.openChannel(host);
+    const channel = new Channel(host, (c) => this.channels.delete(c));
+    this.channels.add(channel);
+    return channel;
   }
 
-  /** Cluster: a session another instance opened, served here from its shared record (see `ServerCore.adoptSession`). */
-  async adoptSession(host: SessionHost): Promise<Session | undefined> {
-    const id = host.id;
-    if (this.config.shared === undefined || host.share === undefined || typeof id !== 'string' || id === '') return undefined;
-    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id);
-    const shared = this.share(session, host)!;
-    const record = await shared.load();
-    if (record === undefined || !session.apply(record)) return undefined;
-    session.transport = 'http';
-    // A session this instance served before and let go of is served anew.
-    const stale = this.sessions.get(id);
-    if (stale !== undefined && stale !== session) stale.release();
-    this.sessions.set(id, session);
-    return session;
+  /** The in-flight requests of the payload's channel, where it cancels by notification (stdio). */
+  private inflightOf(inbound: Inbound): InflightRegistry | undefined {
+    const channel = inbound.channel;
+    return channel instanceof Channel ? channel.inflight : this.handshake?.inflightOf(channel);
   }
 
-  /** Links a session to the cluster's store when its transport lets any instance serve it. */
-  private share(session: Session, host: SessionHost): SharedSession | undefined {
-    const shared = this.config.shared;
-    if (shared === undefined || host.share === undefined) return undefined;
-    session.shared = new SharedSession(shared.store, session.id, host.share.ttlMs, (e) => this.reportError(e));
-    return session.shared;
-  }
-
-  /** Cluster: what another instance says about one of the sessions served here. */
-  private onSignal(signal: SessionSignal): void {
-    const session = this.sessions.get(signal.session);
-    if (session === undefined || session.closed) return;
-    switch (signal.type) {
-      case 'deliver':
-        session.deliverHere(signal.message, signal.forwarded === true).catch((e: unknown) => this.reportError(e));
-        break;
-      case 'answer':
-        session.settleHere(signal.message);
-        break;
-      case 'cancel':
-        session.cancelHere(signal.requestId, signal.reason);
-        break;
-      case 'changed':
-        session.applyChange(signal)?.catch((e: unknown) => this.reportError(e));
-        break;
-      case 'appended':
-        session.host.pull?.();
-        break;
-      case 'yield':
-        session.host.yieldStream?.();
-        break;
-      case 'ended':
-        session.release();
-        break;
-    }
-  }
-
-  /** The handle of an open, initialized session of this core. */
+  /** The handle of an open, initialized handshake-era session of this core. */
   sessionHandle(id: string): SessionHandle | undefined {
-    const session = this.sessions.get(id);
-    return session?.initialized && !session.closed ? handleOf(session) : undefined;
+    return this.handshake?.sessionHandle(id);
+  }
+
+  /** Adds session hooks for the handshake era's sessions (none are ever opened without it). */
+  onSession(hooks: SessionHooks): () => void {
+    return this.handshake?.onSession(hooks) ?? NOTHING_TO_REMOVE;
   }
 
   /** Open initialized legacy sessions and open listen streams of this instance. */
   stats(): { sessions: number; listenStreams: number } {
-    return { sessions: this.life.open, listenStreams: this.hub.size };
+    return { sessions: this.handshake?.openSessions ?? 0, listenStreams: this.hub.size };
   }
 
   handle(payload: unknown, inbound: Inbound): Promise<void> {
@@ -226,60 +168,88 @@ export class Core implements ServerCore {
     }
   }
 
+  /**
+   * Routing: each message goes to the era whose wire it is on. The stateless era is the core's
+   * own; everything else is the handshake era's, where it is served.
+   */
   private handleOne(payload: unknown, inbound: Inbound): void | Promise<void> {
-    const session = sessionOf(inbound);
     const maxDepth = this.config.limits.maxJsonDepth;
-    if (nestedDeeperThan(payload, maxDepth)) return refuseDeep(payload, maxDepth, inbound, session);
+    if (nestedDeeperThan(payload, maxDepth)) return this.refuseDeep(payload, maxDepth, inbound);
     const classified = classify(payload);
+    const handshake = this.handshake;
     switch (classified.kind) {
       case 'invalid':
         return inbound.send(
           errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` }),
         );
       case 'response':
-        session?.settle(classified.message);
+        handshake?.response(classified.message, inbound);
         return;
       case 'notification': {
         const n = classified.message;
         const modern = inbound.wire === 'modern' || (inbound.wire === undefined && claimsModern(n.method, n.params));
-        if (session && !modern) return handleLegacyNotification(this.services, session, n, inbound);
-        // A channel that cancels by notification (stdio) keys its modern requests in its session's in-flight map.
-        return handleModernNotification(this.services, n, inbound, session?.inflight);
+        if (!modern && handshake?.owns(inbound.channel)) return handshake.notification(n, inbound);
+        // A channel that cancels by notification (stdio) holds its stateless requests in flight too.
+        return handleModernNotification(this.services, n, inbound, this.inflightOf(inbound));
       }
       case 'request': {
         const request = classified.message;
-        const { legacy, modern } = this.config.eras;
         const wire = inbound.wire ?? (claimsModern(request.method, request.params) ? 'modern' : 'legacy');
-        if (modern && (!legacy || wire === 'modern')) {
-          if (!legacy && request.method === 'initialize') {
-            return inbound.send(
-              errorResponse(request.id, {
-                code: ErrorCode.UnsupportedProtocolVersion,
-                message: 'This server speaks only the stateless revision; use server/discover',
-                data: { supported: [...MODERN_VERSIONS].reverse(), requested: request.params?.protocolVersion ?? null },
-              }),
-            );
+        if (this.config.eras.modern && (handshake === undefined || wire === 'modern')) {
+          // A handshake (an `initialize` without the stateless envelope) where that era is not served: say what is.
+          if (handshake === undefined && request.method === 'initialize' && !claimsModern(request.method, request.params)) {
+            return this.refuseHandshake(request, inbound);
           }
-          // A channel that cancels by notification (stdio) keys its modern requests in its session's in-flight map.
-          return handleModernRequest(this.services, request, inbound, session?.inflight);
+          return handleModernRequest(this.services, request, inbound, this.inflightOf(inbound));
         }
-        if (!session) {
-          return inbound.send(errorResponse(request.id, { code: ErrorCode.InvalidRequest, message: 'No session: send initialize first' }));
-        }
-        return handleLegacyRequest(this.services, session, request, inbound);
+        if (handshake === undefined) return this.refuseHandshake(request, inbound);
+        return handshake.request(request, inbound);
       }
     }
   }
 
+  /** A handshake on a server that does not serve that era: -32022, naming the revisions it speaks (versioning.mdx). */
+  private refuseHandshake(request: JsonRpcRequest, inbound: Inbound): void {
+    const supported = [...this.services.supportedVersions];
+    inbound.send(
+      errorResponse(request.id, {
+        code: ErrorCode.UnsupportedProtocolVersion,
+        message: `This server speaks only ${supported.join(', ')}, which have no initialize handshake: send server/discover, or the request itself with its _meta`,
+        data: { supported, requested: request.params?.protocolVersion ?? null },
+      }),
+    );
+  }
+
+  /**
+   * A message nested deeper than `maxJsonDepth`: refused before anything walks it (validators,
+   * canonical JSON and error messages recurse). A request gets -32600 with its id (JSON-RPC 2.0
+   * §5.1: valid JSON, not a valid Request for this server); an answer to one of a session's own
+   * requests fails that request now rather than at its timeout; a notification is dropped.
+   */
+  private refuseDeep(payload: unknown, maxDepth: number, inbound: Inbound): void {
+    const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: JSON nested more than ${maxDepth} levels deep` };
+    if (Array.isArray(payload) || typeof payload !== 'object' || payload === null) {
+      inbound.send(errorResponse(null, error));
+      return;
+    }
+    const id = 'id' in payload && isRequestId(payload.id) ? payload.id : null;
+    if ('method' in payload) {
+      if ('id' in payload) inbound.send(errorResponse(id, error));
+      return;
+    }
+    if (id !== null && ('result' in payload || 'error' in payload)) this.handshake?.response(errorResponse(id, error), inbound);
+    else inbound.send(errorResponse(null, error));
+  }
+
   /**
    * JSON-RPC batches exist only in 2025-03-26 (its changelog; removed in 2025-06-18);
-   * initialize is never batched. A batch is that revision's framing, so its items are dispatched on the legacy wire, on every
-   * transport: a 2026-07-28 method in one is unknown there, as it is over HTTP, and a
-   * `subscriptions/listen` cannot hold the batch's other answers back.
+   * initialize is never batched. A batch is that revision's framing, so its items are
+   * dispatched on the legacy wire, on every transport: a 2026-07-28 method in one is unknown
+   * there, as it is over HTTP, and a `subscriptions/listen` cannot hold the batch's other
+   * answers back.
    */
   private async handleBatch(batch: unknown[], inbound: Inbound): Promise<void> {
-    const v = sessionOf(inbound)?.protocolVersion;
-    const allowed = batch.length > 0 && v !== undefined && revision(v).transport.batches && !batch.some(isInitialize);
+    const allowed = batch.length > 0 && this.handshake?.batchAllowed(inbound) === true && !batch.some(isInitialize);
     if (!allowed) {
       // Refused as a whole: one error object, not an array (JSON-RPC 2.0 §6).
       const refusal = errorResponse(null, { code: ErrorCode.InvalidRequest, message: BATCHES_REFUSED });
@@ -294,78 +264,34 @@ export class Core implements ServerCore {
     this.config.backplane.publish(event);
   }
 
-  /** Tells every open legacy session and listen stream of this instance. */
+  /** Tells the handshake era's sessions and the listen streams of this instance. */
   private deliver(event: ServerEvent): void {
-    if (event.type === 'list_changed') {
-      const method = `notifications/${event.kind}/list_changed`;
-      for (const session of this.sessions.values()) {
-        // Changed since last fetched: a change that does not reach the session now is announced on its next response stream.
-        if (!session.initialized || !session.toldHere) continue;
-        session.listChanged(event.kind, session.host.connected !== false);
-        sendTo(session, { jsonrpc: '2.0', method });
-      }
-      this.hub.listChanged(event.kind);
-    } else if (event.type === 'topic') {
-      this.hub.topic(event.topic, event.notification);
-    } else {
-      for (const session of this.sessions.values()) {
-        if (session.initialized && session.toldHere && session.subscriptions?.has(event.uri)) {
-          sendTo(session, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
-        }
-      }
-      this.hub.resourceUpdated(event.uri);
-    }
+    this.handshake?.deliver(event);
+    if (event.type === 'list_changed') this.hub.listChanged(event.kind);
+    else if (event.type === 'topic') this.hub.topic(event.topic, event.notification);
+    else this.hub.resourceUpdated(event.uri);
   }
 
-  /** Sends a notification to one session if its revision has that method; false when there is no such session. */
+  /** Sends a notification to one handshake-era session if its revision has that method; false when there is no such session. */
   notifySession(id: string, message: JsonRpcNotification): boolean {
-    const session = this.sessions.get(id);
-    const v = session?.protocolVersion;
-    if (!session?.initialized || v === undefined || !revision(v).methods.serverNotifications.has(message.method)) return false;
-    session.sendUnsolicited(message);
-    return true;
+    return this.handshake?.notifySession(id, message) ?? false;
   }
 
   endListeners(match: (inbound: Inbound) => boolean): void {
     this.hub.endWhere((l) => match(l.channel));
   }
 
-  /** Ends this instance's sessions; shared ones (cluster) it only lets go of: other instances serve them on. */
+  /** Ends this instance's channels and sessions; shared ones (cluster) it only lets go of: other instances serve them on. */
   close(): void {
     this.services.extensions.close();
     this.unsubscribe();
-    this.unsubscribeSignals?.();
     this.hub.endAll();
-    for (const session of [...this.sessions.values()]) session.release();
+    this.handshake?.close();
+    for (const channel of [...this.channels]) channel.close();
   }
 }
 
-/**
- * A message nested deeper than `maxJsonDepth`: refused before anything walks it (validators,
- * canonical JSON and error messages recurse). A request gets -32600 with its id (JSON-RPC 2.0
- * §5.1: valid JSON, not a valid Request for this server); an answer to one of the session's
- * own requests fails that request now rather than at its timeout; a notification is dropped.
- */
-function refuseDeep(payload: unknown, maxDepth: number, inbound: Inbound, session: Session | undefined): void {
-  const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: JSON nested more than ${maxDepth} levels deep` };
-  if (Array.isArray(payload) || typeof payload !== 'object' || payload === null) {
-    inbound.send(errorResponse(null, error));
-    return;
-  }
-  const id = 'id' in payload && isRequestId(payload.id) ? payload.id : null;
-  if ('method' in payload) {
-    if ('id' in payload) inbound.send(errorResponse(id, error));
-    return;
-  }
-  if (id !== null && ('result' in payload || 'error' in payload)) session?.settle(errorResponse(id, error));
-  else inbound.send(errorResponse(null, error));
-}
-
-/** The session of a payload, as this core opened it (a transport hands back what `openSession` gave it). */
-function sessionOf(inbound: Inbound): Session | undefined {
-  const session = inbound.session;
-  return session instanceof Session ? session : undefined;
-}
+const NOTHING_TO_REMOVE = (): void => {};
 
 function isInitialize(message: unknown): boolean {
   return typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize';
@@ -380,38 +306,30 @@ function isInitialize(message: unknown): boolean {
 class BatchInbound implements Inbound {
   readonly responses: JsonRpcMessage[] = [];
   readonly wire = 'legacy';
-  constructor(private readonly channel: Inbound) {}
+  constructor(private readonly inbound: Inbound) {}
   get transport(): Inbound['transport'] {
-    return this.channel.transport;
+    return this.inbound.transport;
   }
   get cancelsOnDrop(): boolean | undefined {
-    return this.channel.cancelsOnDrop;
+    return this.inbound.cancelsOnDrop;
   }
   get signal(): AbortSignal | undefined {
-    return this.channel.signal;
+    return this.inbound.signal;
   }
-  get session(): Inbound['session'] {
-    return this.channel.session;
+  get channel(): Inbound['channel'] {
+    return this.inbound.channel;
   }
   get principal(): Inbound['principal'] {
-    return this.channel.principal;
+    return this.inbound.principal;
   }
   get auth(): Inbound['auth'] {
-    return this.channel.auth;
+    return this.inbound.auth;
   }
   send(message: JsonRpcMessage): void {
-    if ('method' in message || !this.channel.sendBatch) this.channel.send(message);
+    if ('method' in message || !this.inbound.sendBatch) this.inbound.send(message);
     else this.responses.push(message);
   }
   closeStream(): void {
-    this.channel.closeStream?.();
-  }
-}
-
-function sendTo(session: Session, message: JsonRpcMessage): void {
-  try {
-    session.host.send(message);
-  } catch {
-    // A host that cannot deliver drops the message; the session's transport reports its own failure.
+    this.inbound.closeStream?.();
   }
 }

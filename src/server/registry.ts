@@ -7,9 +7,8 @@ import { JanusError } from '../protocol/errors.js';
 import type { PromptEntry } from './features/prompts.js';
 import type { ResourceEntry, TemplateEntry } from './features/resources.js';
 import type { ToolEntry } from './features/tools.js';
-import type { ListKind } from './session-store.js';
-
-export type { ListKind };
+/** The lists whose changes clients hear of (`notifications/<kind>/list_changed`). */
+export type ListKind = 'tools' | 'prompts' | 'resources';
 
 /** What each of the registry's maps holds. */
 export interface Entries {

@@ -33,7 +33,6 @@ import type { SessionHandle } from './context.js';
 import type { SessionHooks, SessionOptions } from './session-hooks.js';
 import type { ServerCore } from './transport-seam.js';
 import { Extensions, type ExtensionServer, type Registration, type ServerExtension } from './extension.js';
-import { EVENT_STORE, SESSION_STORE } from './session-store-keys.js';
 
 export interface ServerOptions {
   name: string;
@@ -121,7 +120,7 @@ export class Server implements ExtensionServer {
       store: (key) => stores?.get(key),
       onSession: (hooks) => this.onSession(hooks),
     }));
-    const sessionStore = stores?.get(SESSION_STORE);
+
     const config: ServerConfig = {
       info,
       instructions: options.instructions,
@@ -141,7 +140,7 @@ export class Server implements ExtensionServer {
       middleware: this.middleware,
       extensions,
       sessions: options.sessions,
-      shared: sessionStore === undefined ? undefined : { store: sessionStore, events: stores?.get(EVENT_STORE) },
+      stores,
       onError: options.onError ?? (options.logger ? errorReporter(options.logger) : (e) => console.error('[janus-mcp]', e)),
       warn: options.logger ? warningReporter(options.logger) : (m) => console.warn(`[janus-mcp] ${m}`),
     };
@@ -333,7 +332,7 @@ export class Server implements ExtensionServer {
    * ```
    */
   onSession(hooks: SessionHooks): () => void {
-    return this[CORE].life.events.subscribe(hooks);
+    return this[CORE].onSession(hooks);
   }
 
   /** An open, initialized legacy session by id (`ctx.sessionId`; on Streamable HTTP, `Mcp-Session-Id`). */

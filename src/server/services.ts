@@ -9,7 +9,7 @@ import type { CacheableMethod } from '../protocol/methods.js';
 import type { Implementation, Meta, ServerCapabilities } from '../protocol/types.js';
 import { ALL_VERSIONS, eraOf, type ProtocolVersion } from '../protocol/versions.js';
 import type { Backplane } from './backplane.js';
-import type { EventStore, SessionStore } from './session-store.js';
+import type { ClusterStores } from './cluster.js';
 import type { Operations } from './features/operations.js';
 import type { CacheHint } from './features/resources.js';
 import type { ResolvedLimits } from './limits.js';
@@ -55,8 +55,8 @@ export interface ServerConfig {
   extensions: Extensions;
   /** Legacy session hooks and pings (`ServerOptions.sessions`). */
   sessions?: SessionOptions;
-  /** A cluster's shared legacy sessions and SSE events (`Cluster.sessions`, `Cluster.events`). */
-  shared?: { readonly store: SessionStore; readonly events: EventStore | undefined };
+  /** The stores a cluster keeps for what plugs in (`Cluster.stores`): the handshake era's sessions and events, extensions'. */
+  stores?: ClusterStores;
   /** Read at each report, so it can be replaced after construction. */
   onError: (error: unknown) => void;
   /** Where configuration warnings go (the `logger`'s `warn`, else stderr). */

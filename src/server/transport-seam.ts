@@ -1,7 +1,8 @@
 /**
  * The interface between a transport and the server: everything a transport needs to serve a
- * `Server`, and nothing about MCP methods. This is the public seam for transport authors
- * (exported by `janus-mcp/server`); the built-in stdio, in-memory and HTTP transports use it.
+ * `Server`, and nothing about MCP methods or eras. This is the public seam for transport
+ * authors (exported by `janus-mcp/spi`); the built-in stdio, in-memory and HTTP transports use
+ * it.
  * A connection that carries JSON-RPC messages both ways can instead implement `Transport` and
  * call `server.connect(transport)`; a custom transport that needs more control (a WebSocket
  * server, a message queue, another request-scoped protocol) drives the core directly:
@@ -9,22 +10,25 @@
  * ```ts
  * const core = coreOf(server);
  * const send = (m: JsonRpcMessage) => socket.send(JSON.stringify(m));
- * const session = core.openSession({ send }); // the legacy session of this connection, if the client initializes
- * const inbound: Inbound = { transport: 'memory', send, session };
+ * const channel = core.openChannel({ send }); // the connection; a handshake-era client's session lives on it
+ * const inbound: Inbound = { transport: 'websocket', send, channel };
  * socket.onmessage = (e) => void core.handle(JSON.parse(e.data), inbound);
- * socket.onclose = () => session.close();
+ * socket.onclose = () => channel.close();
  * ```
  *
  * The transport owns framing and its own rules (HTTP statuses, SSE, session ids); the core
- * decides the era of every message and answers it through `Inbound.send`.
+ * decides the era of every message and answers it through `Inbound.send`. Request-scoped
+ * transports with sessions of their own (Streamable HTTP's `Mcp-Session-Id`) are the handshake
+ * era's business: the built-in HTTP transport serves them through that era's own seam.
  */
 import type { JsonRpcErrorObject } from '../protocol/errors.js';
-import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
-import type { LegacyVersion } from '../protocol/versions.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { HeaderParam } from '../protocol/x-mcp-header.js';
 import type { TransportKind } from '../transports/transport.js';
 import type { AuthInfo } from './auth-info.js';
-import type { EventStore } from './session-store.js';
+import type { ChannelHost, ServerChannel } from './channel.js';
+
+export type { ChannelHost, ServerChannel };
 
 /** An `x-mcp-header` annotation on a tool's input property (docs/2026-07-28/server/tools.mdx §x-mcp-header). */
 export type { HeaderParam };
@@ -34,7 +38,7 @@ export type { TransportKind };
 
 /**
  * One inbound payload's channel, handed to `ServerCore.handle` with it: where messages about
- * this payload go, when its channel dies, and which legacy session (if any) it belongs to.
+ * this payload go, when its channel dies, and which channel (if any) it came on.
  */
 export interface Inbound {
   readonly transport: TransportKind;
@@ -66,8 +70,11 @@ export interface Inbound {
    */
   watch?(watcher: { abort(): void }): void;
   unwatch?(watcher: { abort(): void }): void;
-  /** The legacy session this payload belongs to (from `ServerCore.openSession`); absent for stateless (modern) traffic. */
-  readonly session?: LegacySession;
+  /**
+   * The channel this payload came on (`ServerCore.openChannel`; a handshake-era session on
+   * Streamable HTTP); absent for a payload that stands alone (a 2026-07-28 POST).
+   */
+  readonly channel?: ServerChannel;
   /** Ends this request's stream early (2025-11-25 SSE polling); later messages are kept for resumption. */
   closeStream?(): void;
   /**
@@ -105,86 +112,6 @@ export interface Inbound {
   readonly auth?: AuthInfo;
 }
 
-/** Where a legacy session's unsolicited messages go (stdio: stdout; HTTP: the GET stream). */
-export interface SessionHost {
-  /**
-   * The id the transport gave the session (HTTP: `Mcp-Session-Id`), to be the session's own
-   * (`ctx.sessionId`, `server.session(id)`); absent, or already taken, a random UUID.
-   */
-  readonly id?: string;
-  send(message: JsonRpcMessage): void;
-  /**
-   * Whether `send` reaches the client right now; false on HTTP while no GET stream is open
-   * (list changes are then announced again: `LegacySession.pendingAnnouncements`). Absent: always.
-   */
-  readonly connected?: boolean;
-  /** The core ended the session itself (server.close()): release its streams now. */
-  onSessionClosed?(): void;
-  /**
-   * Set by a transport whose sessions any instance of a cluster may serve (Streamable HTTP):
-   * with a cluster's `sessions` store, the session's record is shared, expiring after `ttlMs`
-   * unused. Absent (stdio, one connection): the session stays in this process.
-   */
-  readonly share?: { readonly ttlMs: number };
-  /** Cluster: another instance took the session's GET stream; end this one's (the session goes on). */
-  yieldStream?(): void;
-  /**
-   * Cluster: `send` stores messages where whichever instance holds the GET stream reads them
-   * (a shared event store), so the core need not route them to that instance.
-   */
-  readonly keeps?: boolean;
-  /** Cluster (`keeps`): another instance stored messages for the GET stream; read them if it is held here. */
-  pull?(): void;
-}
-
-/** What a transport may know of a legacy (handshake-era) session. */
-export interface LegacySession {
-  readonly id: string;
-  /** Set once `initialize` succeeded. */
-  readonly protocolVersion: LegacyVersion | undefined;
-  /** Set once `notifications/initialized` arrived. */
-  readonly initialized: boolean;
-  /** Who opened the session (`Inbound.principal` at `initialize`; in a cluster, from its shared record). */
-  readonly principal?: string;
-  readonly closed: boolean;
-  /** Closed by `release` rather than ended (cluster: another instance may serve the session on). */
-  readonly released?: boolean;
-  /**
-   * Ends the session: in-flight handlers abort, pending server-to-client requests fail. Shared
-   * (cluster), everywhere: a promise then settles once the shared store dropped it.
-   */
-  close(): void | Promise<void>;
-  /**
-   * The `list_changed` notifications to announce again (the "changed since last fetched"
-   * marker): lists changed since the client last fetched them, whose change did not reach it
-   * live. A transport sends them on the
-   * session's response streams, before the final response.
-   */
-  pendingAnnouncements?(): readonly JsonRpcNotification[];
-  /**
-   * Cluster: whether the session is shared (any instance serves it); its traffic then calls
-   * `refresh` before each request, and `streamOpened`/`streamClosed` around its GET stream.
-   */
-  readonly clustered?: boolean;
-  /**
-   * Cluster: reloads the session's shared record before a request. 'gone': it ended elsewhere
-   * or expired (this instance let it go; answer 404); 'unavailable': the store cannot be
-   * reached (the session goes on with what this instance knows).
-   */
-  refresh?(): Promise<'ok' | 'gone' | 'unavailable'>;
-  /** Cluster: this instance now holds the session's GET stream. */
-  streamOpened?(): void;
-  /** Cluster: this instance's GET stream for the session closed. */
-  streamClosed?(): void;
-  /** Cluster: the host stored a message for the GET stream, which is not held here; the holder reads it. */
-  appended?(): void;
-  /**
-   * This instance lets the session go (idle here, or the transport shutting down) without
-   * ending it: in a cluster another instance may serve it on. Without one, the same as `close`.
-   */
-  release?(): void;
-}
-
 /** What a transport drives: `coreOf(server)`. */
 export interface ServerCore {
   /**
@@ -199,18 +126,13 @@ export interface ServerCore {
    * @internal
    */
   dispatch?(payload: unknown, inbound: Inbound): Promise<void> | undefined;
-  /** A new, uninitialized legacy session whose unsolicited messages go to `host`. */
-  openSession(host: SessionHost): LegacySession;
   /**
-   * Cluster: the session `host.id` that another instance opened, served here from its shared
-   * record; undefined when no such session exists. Rejects when the store cannot be reached.
-   * Absent on a core without shared sessions.
+   * A connection that carries many messages both ways (stdio, in-memory, a WebSocket): the core
+   * keeps it (`server.close()` ends it), holds the requests in flight on it (so that
+   * `notifications/cancelled` reaches them), and, where the handshake era is served, a client
+   * that sends `initialize` on it has its session there. Give it as `Inbound.channel`.
    */
-  adoptSession?(host: SessionHost): Promise<LegacySession | undefined>;
-  /** Cluster: this instance's id, for naming what it creates (stream ids) apart from the others'. */
-  readonly instanceId?: string;
-  /** Cluster: where SSE events are kept so a client resumes its stream on any instance. */
-  readonly eventStore?: EventStore;
+  openChannel(host: ChannelHost): ServerChannel;
   /** The `x-mcp-header` parameters of a tool, or undefined when no such tool exists (HTTP header validation). */
   toolHeaderParams(name: string): readonly HeaderParam[] | undefined;
   /**

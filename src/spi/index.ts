@@ -4,14 +4,14 @@
  *
  * - transports: `coreOf(server)` and the seam it drives (`ServerCore`, `Inbound`, sessions);
  * - clusters: the backplane, the `requestState` secrets and records, and the keyed stores of
- *   what plugs in (`Cluster`, `ClusterStores`, `StoreKey`, the handshake era's session and
- *   event stores);
+ *   what plugs in (`Cluster`, `ClusterStores`, `StoreKey`; the handshake era's session and
+ *   event stores are in `janus-mcp/spi/legacy`);
  * - extensions: `ServerExtension` and what it is given (`ExtensionHost`, `CallSite`);
  * - revisions: `registerRevision`, for a revision this library does not know yet.
  */
 // Transports (src/server/transport-seam.ts).
 export { coreOf } from '../server/server.js';
-export type { ServerCore, Inbound, SessionHost, LegacySession, TransportKind, HeaderParam } from '../server/transport-seam.js';
+export type { ServerCore, Inbound, ChannelHost, ServerChannel, TransportKind, HeaderParam } from '../server/transport-seam.js';
 export type { Connection } from '../server/connect.js';
 // Clusters (src/server/cluster.ts).
 export { ClusterStores, StoreKey } from '../server/cluster.js';
@@ -21,16 +21,7 @@ export type { Backplane, ServerEvent } from '../server/backplane.js';
 export { InMemoryRequestStateStore } from '../server/modern/request-state-store.js';
 export type { RequestStateStore, InMemoryRequestStateStoreOptions } from '../server/modern/request-state-store.js';
 export type { Secret, SecretRing } from '../server/modern/secret-ring.js';
-export { SESSION_STORE, EVENT_STORE } from '../server/session-store-keys.js';
-export type {
-  SessionStore,
-  SessionRecord,
-  NewSessionRecord,
-  SessionSignal,
-  SubscribeOutcome,
-  EventStore,
-  ListKind,
-} from '../server/session-store.js';
+export type { ListKind } from '../server/registry.js';
 // Extensions (src/server/extension.ts).
 export { verbatim, clientDeclares } from '../server/extension.js';
 export type {

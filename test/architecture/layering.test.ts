@@ -60,6 +60,21 @@ const PROXY_MAY_IMPORT = new Set(['src/server/index.ts', 'src/client/index.ts', 
 /** Files whose `import()` of a run-time path is their purpose: the command loads the user's server module. */
 const COMPUTED_IMPORTS_ALLOWED = new Set(['src/cli/load.ts']);
 
+/** A path inside one of the handshake era's folders (`<layer>/legacy/`). */
+const inLegacy = (file: string) => /\/legacy\//.test(file);
+/**
+ * The file of each layer that registers the handshake era, the one file outside its legacy/
+ * folders that may import one (`npm run build:modern-only` swaps each for its `.modern-only.ts`
+ * twin and leaves every legacy/ folder out).
+ */
+export const ERA_REGISTRARS: readonly string[] = [
+  'src/server/eras.ts',
+  'src/transports/http/eras.ts',
+  'src/client/eras.ts',
+  'src/extensions/tasks/eras.ts',
+  'src/redis/eras.ts',
+];
+
 const RULES: readonly Rule[] = [
   {
     name: 'core imports an extension',
@@ -72,6 +87,12 @@ const RULES: readonly Rule[] = [
     why: 'an extension’s wire part (wire.ts, methods.ts) is protocol level, shared with the client: it imports no server code',
     applies: (from) => under('src/extensions')(from) && /\/(wire|methods)\.ts$/.test(from),
     forbidden: (e) => under('src/server')(e.to) || under('src/spi')(e.to),
+  },
+  {
+    name: 'handshake era reached outside its registrar',
+    why: 'the handshake era is one removable unit per layer: outside the legacy/ folders only each layer’s eras.ts names it, so that a build without those folders still serves 2026-07-28',
+    applies: (from) => !inLegacy(from) && !ERA_REGISTRARS.includes(from),
+    forbidden: (e) => !e.external && inLegacy(e.to),
   },
   {
     name: 'modern imports legacy',
@@ -105,9 +126,10 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'transports import server internals',
-    why: 'a transport knows no MCP method names; it reaches the server through its public entry src/server/index.ts',
+    why: 'a transport knows no MCP method names; it reaches the server through its public entries (src/server/index.ts, src/spi/index.ts), and a transport’s handshake-era half through that era’s own face (src/server/legacy/index.ts)',
     applies: under('src/transports'),
-    forbidden: (e) => under('src/server')(e.to) && e.to !== 'src/server/index.ts',
+    forbidden: (e) =>
+      under('src/server')(e.to) && e.to !== 'src/server/index.ts' && !(inLegacy(e.from) && e.to === 'src/server/legacy/index.ts'),
   },
   {
     name: 'otel imports beyond the public entries',
@@ -123,9 +145,13 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'redis imports beyond the public entries',
+    // Its handshake-era stores (src/redis/legacy) implement that era's store interfaces (janus-mcp/spi/legacy).
     why: 'janus-mcp/redis is built on the public API: `redis` and the server and protocol entry points, nothing else',
     applies: under('src/redis'),
-    forbidden: (e) => (e.external ? e.to !== 'redis' : !under('src/redis')(e.to) && !REDIS_MAY_IMPORT.has(e.to)),
+    forbidden: (e) =>
+      e.external
+        ? e.to !== 'redis'
+        : !under('src/redis')(e.to) && !REDIS_MAY_IMPORT.has(e.to) && !(inLegacy(e.from) && e.to === 'src/server/legacy/spi.ts'),
   },
   {
     name: 'Redis reached outside redis',
@@ -270,6 +296,29 @@ describe('layering of src/', () => {
     );
   });
 
+  test('each layer registers the handshake era in one file, whose twin for the build without it registers nothing', () => {
+    const twins = graph.files.filter((f) => f.endsWith('.modern-only.ts'));
+    assert.deepEqual(
+      twins.sort(),
+      ERA_REGISTRARS.map((f) => f.replace(/\.ts$/, '.modern-only.ts')).sort(),
+      'a twin for every registrar, and no other',
+    );
+    for (const registrar of ERA_REGISTRARS) {
+      assert.ok(graph.files.includes(registrar), `${registrar} exists`);
+      assert.ok(
+        graph.edges.some((e) => e.from === registrar && inLegacy(e.to)),
+        `${registrar} registers its layer's legacy/ folder`,
+      );
+    }
+    for (const twin of twins) {
+      assert.deepEqual(
+        graph.edges.filter((e) => e.from === twin && inLegacy(e.to)).map((e) => e.to),
+        [],
+        `${twin} (the build without the handshake era) names nothing of it`,
+      );
+    }
+  });
+
   test('nothing the client reaches is server code: it shares only the protocol and the extensions’ wire parts', () => {
     const reached = new Set(['src/client/index.ts']);
     for (let grew = true; grew; ) {
@@ -374,6 +423,11 @@ describe('the layering check itself', () => {
       edge('src/extensions/tasks/extension.ts', 'src/server/extension.ts'),
       edge('src/client/a.ts', 'src/server/index.ts'),
       edge('src/client/a.ts', 'src/extensions/tasks/wire.ts'),
+      edge('src/server/eras.ts', 'src/server/legacy/index.ts'),
+      edge('src/client/client.ts', 'src/client/legacy/connection.ts'),
+      edge('src/transports/http/legacy/a.ts', 'src/server/legacy/index.ts'),
+      edge('src/transports/http/legacy/a.ts', 'src/server/legacy/session.ts'),
+      edge('src/redis/legacy/a.ts', 'src/server/legacy/spi.ts'),
       edge('src/extensions/tasks/a.ts', 'src/server/call.ts'),
       edge('src/cli/a.ts', 'src/cli/b.ts'),
       edge('src/cli/a.ts', 'src/client/index.ts'),
@@ -419,6 +473,9 @@ describe('the layering check itself', () => {
       'extension wire part imports server code: src/extensions/tasks/wire.ts → src/server/extension.ts',
       'features import an era: src/server/features/a.ts → src/server/legacy/b.ts',
       'features import an era: src/server/features/a.ts → src/server/modern/b.ts',
+      'handshake era reached outside its registrar: src/client/client.ts → src/client/legacy/connection.ts',
+      'handshake era reached outside its registrar: src/server/features/a.ts → src/server/legacy/b.ts',
+      'handshake era reached outside its registrar: src/server/modern/a.ts → src/server/legacy/b.ts',
       'jsonrpc imports beyond protocol: src/jsonrpc/a.ts → src/client/b.ts',
       'modern imports legacy: src/server/modern/a.ts → src/server/legacy/b.ts',
       'otel imports beyond the public entries: src/otel/a.ts → @opentelemetry/sdk-trace-base',
@@ -437,6 +494,7 @@ describe('the layering check itself', () => {
       'redis imports beyond the public entries: src/redis/a.ts → src/server/backplane.ts',
       'transports import auth internals: src/transports/http/a.ts → src/auth/server/jwt-verifier.ts',
       'transports import server internals: src/transports/http/a.ts → src/server/server.ts',
+      'transports import server internals: src/transports/http/legacy/a.ts → src/server/legacy/session.ts',
     ]);
   });
 

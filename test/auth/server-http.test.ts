@@ -162,7 +162,7 @@ describe('requests without a token get 401 with a challenge, in both eras', () =
     const anonymous = await peer(p, 'legacy');
     const init = await anonymous.request('initialize', INITIALIZE);
     expectChallenge(init, 'initialize');
-    assert.equal(p.served.core.sessions.size, 0, 'no session was opened');
+    assert.equal(p.served.sessions.size, 0, 'no session was opened');
     anonymous.sessionId = 'made-up';
     const get = await anonymous.get();
     expectChallenge({ status: get.status, headers: get.headers }, 'GET');

@@ -5,7 +5,7 @@
  * `closed <ms>`, and then must exit by itself: nothing may keep the event loop alive.
  */
 import { connect } from '../../src/client/index.js';
-import { LegacySseChannel } from '../../src/client/channels/legacy-sse.js';
+import { LegacySseChannel } from '../../src/client/legacy/sse-channel.js';
 
 const [url, mode] = process.argv.slice(2);
 if (url && mode) {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { connect, type ClientMiddleware, type ClientMiddlewareContext } from '../../src/client/index.js';
-import { LegacySseChannel } from '../../src/client/channels/legacy-sse.js';
+import { LegacySseChannel } from '../../src/client/legacy/sse-channel.js';
 import { buildMetaServer, type Seen } from '../fixtures/client-middleware/server.js';
 import { fixture, META_CLIENT, META_VERSION, pidAlive } from '../support/common.js';
 import { spawnFixture, textOf } from '../client/helpers.js';

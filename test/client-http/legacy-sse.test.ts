@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import { ChannelError } from '../../src/client/channel.js';
-import { LegacySseChannel } from '../../src/client/channels/legacy-sse.js';
+import { LegacySseChannel } from '../../src/client/legacy/sse-channel.js';
 import { JanusError } from '../../src/protocol/errors.js';
 import { json } from '../support/http.js';
 import { delay } from '../support/wait.js';

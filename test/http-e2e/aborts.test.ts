@@ -1,7 +1,7 @@
 /**
  * Clients that go away mid-exchange, and server shutdown with streams open. The server must
  * not crash, report no errors, and leak nothing observable: legacy sessions
- * (`core.sessions`), listen streams (`core.hub`) and TCP connections return to baseline.
+ * (`sessions`), listen streams (`core.hub`) and TCP connections return to baseline.
  * - 2026-07-28 streamable-http.mdx §Cancellation: closing the response stream IS cancellation.
  * - 2025-11-25 transports §Sending Messages item 6: a disconnect SHOULD NOT be read as
  *   cancellation; §Resumability: GET + Last-Event-ID replays the rest of that stream.
@@ -39,7 +39,7 @@ function waitingServer(c: Counters): Server {
 /** Sessions, listen streams and connections are back to `sessions` / 0 / 0. */
 async function atBaseline(s: Served, sessions = 0): Promise<void> {
   await until(
-    async () => s.core.sessions.size === sessions && s.core.hub.size === 0 && (await connections(s)) === 0,
+    async () => s.sessions.size === sessions && s.core.hub.size === 0 && (await connections(s)) === 0,
     'sessions, listeners and connections to return to baseline',
   );
 }
@@ -135,7 +135,7 @@ test('2024-11-05: aborting the HTTP+SSE stream ends its session; its POST endpoi
   try {
     const stream = await peer.get();
     const endpoint = new URL((await stream.next()).data, s.url);
-    assert.equal(s.core.sessions.size, 1);
+    assert.equal(s.sessions.size, 1);
     stream.abort();
     await atBaseline(s);
     const late = await peer.post(rpc(1, 'ping'), {}, endpoint);
@@ -186,7 +186,7 @@ test('a burst of aborted listens, progress calls and HTTP+SSE streams leaves not
     ]);
     await Promise.all(replies.map((r) => r.next()));
     assert.equal(s.core.hub.size, 10);
-    assert.equal(s.core.sessions.size, 5);
+    assert.equal(s.sessions.size, 5);
     for (const r of replies) r.abort();
     await atBaseline(s);
     const after = await modern.modern('tools/call', { name: 'test_trigger_tool_change', arguments: {} });

@@ -76,7 +76,7 @@ test('sessions that never end: the store holds at most maxBytes however many 1 M
       await sessionWithBigAnswer(new HttpPeer(s.url, '2025-11-25'));
       assert.ok(store.bytes <= 4 * MiB, `after ${i + 1} sessions: ${store.bytes} bytes`);
     }
-    assert.equal(s.core.sessions.size, 12, 'the sessions themselves are still open');
+    assert.equal(s.sessions.size, 12, 'the sessions themselves are still open');
   } finally {
     await s.close();
   }

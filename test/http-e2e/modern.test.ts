@@ -50,7 +50,7 @@ test('tools/call carrying the 2026-07-28 headers but no _meta protocolVersion �
       },
     );
     assert.deepEqual([noMeta.status, noVersion.status], [400, 400]);
-    assert.equal(s.core.sessions.size, 0);
+    assert.equal(s.sessions.size, 0);
     peer.assertClean();
   } finally {
     await s.close();
@@ -148,7 +148,7 @@ test('methods removed in 2026-07-28 → 404 -32601 (changelog; streamable-http.m
       assert.deepEqual(refusal(o), [404, -32601], method);
       assert.equal(o.headers['mcp-session-id'], undefined);
     }
-    assert.equal(s.core.sessions.size, 0, 'a modern initialize opens no session');
+    assert.equal(s.sessions.size, 0, 'a modern initialize opens no session');
     peer.assertClean();
   } finally {
     await s.close();
@@ -195,7 +195,7 @@ test('GET and DELETE with MCP-Protocol-Version 2026-07-28 → 405 Allow: POST; M
       [200, 'json', [{ jsonrpc: '2.0', id: 5, result: text('This is a simple text response for testing.') }]],
     );
     assert.equal(o.headers['mcp-session-id'], undefined);
-    assert.equal(s.core.sessions.size, 0);
+    assert.equal(s.sessions.size, 0);
     peer.assertClean();
   } finally {
     await s.close();

@@ -42,7 +42,7 @@ test('Host and Origin on a loopback bind: evil.example.com → 403 (Host or Orig
     assert.equal(evilGet.status, 403);
     assert.equal(evilGet.isSse, false);
     await evilGet.text();
-    assert.equal(s.core.sessions.size, 0, 'a refused GET opens no HTTP+SSE session');
+    assert.equal(s.sessions.size, 0, 'a refused GET opens no HTTP+SSE session');
 
     const real = await discover({ host: `127.0.0.1:${s.http.port}` });
     const localhost = await discover({ host: `localhost:${s.http.port}`, origin: 'http://localhost:5173' });
@@ -168,7 +168,7 @@ test('Content-Type other than application/json → 415; a POST whose Accept allo
     const getHtml = await raw(s.url, { method: 'GET', headers: { accept: 'text/html' } });
     await Promise.all([wrongType.text(), wrongAccept.text(), getHtml.text()]);
     assert.deepEqual([wrongType.status, wrongAccept.status, getHtml.status], [415, 406, 405]);
-    assert.equal(s.core.sessions.size, 0);
+    assert.equal(s.sessions.size, 0);
   } finally {
     await s.close();
   }
@@ -199,7 +199,7 @@ test('maxSessions: a full server answers initialize 503; a session idle past ses
       await second.initialize();
       const expired = await first.request('ping');
       assert.equal(expired.status, 404);
-      assert.equal(s.core.sessions.size, 1);
+      assert.equal(s.sessions.size, 1);
       first.assertClean();
       second.assertClean();
     } finally {

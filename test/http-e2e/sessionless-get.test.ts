@@ -16,7 +16,7 @@ test('a GET without a session: HTTP+SSE for 2024-11-05 clients; 400 for a client
     const old = await new HttpPeer(s.url, '2024-11-05').get();
     assert.equal(old.status, 200);
     assert.equal((await old.next()).event, 'endpoint');
-    assert.equal(s.core.sessions.size, 1);
+    assert.equal(s.sessions.size, 1);
     old.abort();
 
     for (const v of ['2025-06-18', '2025-11-25']) {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { test } from 'node:test';
 import { createEverythingServer } from '../../examples/everything/server.js';
-import { clientKey } from '../../src/transports/http/sessions.js';
+import { clientKey } from '../../src/transports/http/legacy/sessions.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 import { JSON_HEADERS } from '../support/http.js';
 import { HttpPeer, serve, type Outcome } from './support.js';
@@ -90,7 +90,7 @@ test('concurrent handshakes from one address cannot overshoot the limit: a sessi
     const statuses = outcomes.map((o) => o.status).sort();
     assert.equal(statuses.filter((x) => x === 200).length, 5);
     assert.equal(statuses.filter((x) => x === 429).length, 15);
-    assert.equal(s.core.sessions.size, 5);
+    assert.equal(s.sessions.size, 5);
   } finally {
     await s.close();
   }

@@ -9,6 +9,7 @@
  * responses against the result type of the request method they answer. A violation is
  * recorded, makes the read that meets it throw, and makes `assertClean()` throw.
  */
+import { sessionSeamOf } from '../../src/server/legacy/index.js';
 import { mcpNameField } from '../../src/protocol/request-headers.js';
 import { taskNameField } from '../../src/extensions/tasks/methods.js';
 import { AssertionError } from 'node:assert';
@@ -33,8 +34,10 @@ export interface Served {
   readonly server: Server;
   readonly http: HttpServerHandle;
   readonly url: URL;
-  /** The server's core, for observable counts: `sessions.size` (legacy sessions), `hub.size` (listen streams). */
+  /** The server's core, for observable counts: `hub.size` (listen streams). */
   readonly core: Core;
+  /** The handshake-era sessions the server holds, by id (its era's session seam). */
+  readonly sessions: ReadonlyMap<string, unknown>;
   /** Everything the server reported through its `onError` (transport and handler failures). */
   readonly errors: unknown[];
   /** Stops everything; throws if the server reported errors (unless `allowErrors`). */
@@ -58,6 +61,9 @@ export async function serve(server: Server = createEverythingServer(), options: 
     http: handle,
     url: handle.url,
     core,
+    get sessions() {
+      return sessionSeamOf(core)?.sessions ?? new Map();
+    },
     errors,
     async close(opts = {}) {
       if (closed) return;

@@ -80,13 +80,13 @@ test('2024-11-05 HTTP+SSE transcript: GET → endpoint event; initialize → ini
     peer.assertClean();
 
     // The stream's end is the session's end.
-    const sessions = s.core.sessions.size;
+    const sessions = s.sessions.size;
     stream.abort();
     await stream.ended;
     const gone = await peer.post(rpc(5, 'ping'), {}, postUrl);
     assert.equal(gone.status, 404);
     assert.equal(gone.messages[0]?.error?.code, -32600);
-    assert.equal(s.core.sessions.size, sessions - 1);
+    assert.equal(s.sessions.size, sessions - 1);
   } finally {
     stream.abort();
     await s.close();
@@ -130,7 +130,7 @@ for (const v of STREAMABLE) {
       assert.equal(after.status, 404, 'a terminated session answers 404 (§Session Management item 3)');
       assert.equal(after.messages[0]?.id, 6);
       assert.equal(after.messages[0]?.error?.code, -32600);
-      assert.equal(s.core.sessions.size, 0, 'DELETE closed the core session');
+      assert.equal(s.sessions.size, 0, 'DELETE closed the core session');
       peer.assertClean();
     } finally {
       await s.close();
@@ -245,7 +245,7 @@ test('2026-07-28 transcript: server/discover → tools/call → prompts/get → 
         },
       ],
     ]);
-    assert.equal(s.core.sessions.size, 0);
+    assert.equal(s.sessions.size, 0);
     peer.assertClean();
   } finally {
     await s.close();

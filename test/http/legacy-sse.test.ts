@@ -80,7 +80,7 @@ describe('HTTP+SSE (2024-11-05)', () => {
     assert.ok(seen);
     s.close();
     await until(() => seen.inbound.signal?.aborted); // the stream's end aborts the inbound
-    await until(() => seen.inbound.session?.closed); // ... and closes the session
+    await until(() => seen.inbound.channel?.closed); // ... and closes the session
     const late = await send(srv.url, { path, body: { jsonrpc: '2.0', id: 2, method: 'x' }, headers: JSON_HEADERS });
     assert.equal(late.status, 404);
   });

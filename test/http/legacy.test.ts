@@ -224,7 +224,7 @@ describe('SSE polling and resumption (§Resumability and Redelivery)', () => {
     await s.waitFor(2);
     const lastId = s.events.at(-1)!.id!;
     s.close();
-    const seen = await until(() => core.seen.find((x) => x.id === 'r3' && x.inbound.session && sessionOf(sid) === x.inbound.session));
+    const seen = await until(() => core.seen.find((x) => x.id === 'r3' && x.inbound.channel && sessionOf(sid) === x.inbound.channel));
     assert.equal(seen.inbound.signal, undefined);
     await until(() => seen.finished, 'the handler to run to its end');
     const g = await open(srv.url, {

@@ -15,7 +15,8 @@ import {
 } from '../../src/protocol/jsonrpc.js';
 import { META } from '../../src/protocol/meta.js';
 import { isLegacyVersion, type LegacyVersion } from '../../src/protocol/versions.js';
-import type { HeaderParam, Inbound, LegacySession, ServerCore, SessionHost } from '../../src/spi/index.js';
+import { provideSessionSeam, type LegacySession, type SessionHost } from '../../src/server/legacy/index.js';
+import type { ChannelHost, HeaderParam, Inbound, ServerChannel, ServerCore } from '../../src/spi/index.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../src/transports/http/index.js';
 import { MODERN } from '../support/common.js';
 import { JSON_HEADERS, SseParser, type SseEvent } from '../support/http.js';
@@ -32,7 +33,14 @@ export class FakeSession implements LegacySession {
   close(): void {
     this.closed = true;
   }
+  inputEnded(): Promise<void> {
+    return Promise.resolve();
+  }
+  onClosed(): void {}
 }
+
+/** The session a scripted request came on, if any. */
+const sessionOf = (inbound: Inbound): FakeSession | undefined => (inbound.channel instanceof FakeSession ? inbound.channel : undefined);
 
 /** What the fake core saw of one request. */
 export interface Seen {
@@ -68,10 +76,25 @@ export class FakeCore implements ServerCore {
   readonly #pending = new Map<string | number, (m: JsonRpcResponse) => void>();
   #n = 0;
 
+  constructor() {
+    // The HTTP transport reaches a core's handshake-era sessions through the era's session seam.
+    provideSessionSeam(this, {
+      openSession: (host) => this.openSession(host),
+      adoptSession: undefined,
+      instanceId: undefined,
+      eventStore: undefined,
+      sessions: new Map(),
+    });
+  }
+
   openSession(host: SessionHost): LegacySession {
     const s = new FakeSession(`core-${++this.#n}`, host);
     this.sessions.push(s);
     return s;
+  }
+
+  openChannel(host: ChannelHost): ServerChannel {
+    return this.openSession(host);
   }
 
   /** Matchers the transport asked to end listen streams with (the fake core opens none). */
@@ -95,7 +118,7 @@ export class FakeCore implements ServerCore {
 
   async handle(payload: unknown, inbound: Inbound): Promise<void> {
     if (Array.isArray(payload)) {
-      const v = (inbound.session as FakeSession | undefined)?.protocolVersion;
+      const v = sessionOf(inbound)?.protocolVersion;
       if (v !== '2025-03-26') {
         const refusal = errorResponse(null, { code: -32600, message: 'batches are not supported' });
         return inbound.refuseBatch ? inbound.refuseBatch(refusal) : inbound.send(refusal);
@@ -113,7 +136,8 @@ export class FakeCore implements ServerCore {
     if (c.kind === 'invalid') return inbound.send(errorResponse(c.id, { code: -32600, message: c.reason }));
     if (c.kind === 'notification') {
       this.notifications.push(c.message);
-      if (c.message.method === 'notifications/initialized' && inbound.session) (inbound.session as FakeSession).initialized = true;
+      const session = sessionOf(inbound);
+      if (c.message.method === 'notifications/initialized' && session) session.initialized = true;
       return;
     }
     if (c.kind === 'response') {
@@ -124,7 +148,7 @@ export class FakeCore implements ServerCore {
     const p = req.params ?? {};
     const seen: Seen = { method: req.method, id: req.id, inbound };
     this.seen.push(seen);
-    const modern = inbound.session === undefined;
+    const modern = inbound.channel === undefined;
     if (modern && req.method !== 'wait' && (typeof p._meta !== 'object' || p._meta === null || !(META.protocolVersion in p._meta))) {
       return inbound.send(errorResponse(req.id, { code: -32602, message: 'missing _meta' }));
     }
@@ -138,7 +162,7 @@ export class FakeCore implements ServerCore {
       case 'initialize': {
         if (p.fail) return inbound.send(errorResponse(req.id, { code: -32602, message: 'no' }));
         const v = isLegacyVersion(p.protocolVersion) ? p.protocolVersion : '2025-11-25';
-        (inbound.session as FakeSession).protocolVersion = v;
+        sessionOf(inbound)!.protocolVersion = v;
         return inbound.send(resultResponse(req.id, { protocolVersion: v, capabilities: {}, serverInfo: { name: 'fake', version: '1' } }));
       }
       case 'notify': {

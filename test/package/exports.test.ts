@@ -1,8 +1,8 @@
 /**
  * The public API is pinned: every subpath of package.json `exports` declares exactly the names
  * in test/package/exports.json, values and types apart. Adding or removing a public name is a
- * visible, reviewed diff of that file; to accept one, run the test with JANUS_UPDATE_EXPORTS=1
- * and commit what it wrote.
+ * visible, reviewed diff of that file; to accept one, run the test with JANUS_UPDATE_EXPORTS=1,
+ * then `npm run format` (the file is kept in Biome's style), and commit what it wrote.
  *
  * The names are read from the declarations the package ships (dist/src/**\/*.d.ts, what a
  * user's compiler sees), following `export … from` and `export *` to where each name is declared.

@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createServer, type SessionHandle } from '../../src/server/index.js';
-import { ClusterStores, SESSION_STORE, type Cluster } from '../../src/spi/index.js';
+import { ClusterStores, type Cluster } from '../../src/spi/index.js';
+import { SESSION_STORE } from '../../src/server/legacy/spi.js';
 import { TASK_STORE } from '../../src/extensions/tasks/index.js';
 import type { RedisCluster } from '../../src/redis/index.js';
 import { HttpPeer, nextMessage, type Served } from '../http-e2e/support.js';

@@ -25,8 +25,8 @@ test('requests that read ctx.signal leave no listener on the channel signal, in 
   const channel = new AbortController();
   const sent: JsonRpcMessage[] = [];
   const core = coreOf(server);
-  const session = core.openSession({ send: (m) => sent.push(m) });
-  const inbound: Inbound = { transport: 'memory', send: (m) => sent.push(m), signal: channel.signal, session };
+  const session = core.openChannel({ send: (m) => sent.push(m) });
+  const inbound: Inbound = { transport: 'memory', send: (m) => sent.push(m), signal: channel.signal, channel: session };
   await core.handle(
     {
       jsonrpc: '2.0',

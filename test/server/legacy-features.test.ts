@@ -313,7 +313,7 @@ test('URL elicitation on 2025-11-25: mode "url" with an elicitationId, and serve
     assert.equal(typeof elicitationId, 'string');
     peer.respond(ask.id, { action: 'accept' });
     assert.equal((await call).result.content[0].text, 'accept');
-    assert.equal(server.elicitationComplete(peer.connection.session.id, elicitationId), true);
+    assert.equal(server.elicitationComplete(peer.connection.channel.id, elicitationId), true);
     assert.deepStrictEqual(await peer.next((m) => m.method === 'notifications/elicitation/complete'), {
       jsonrpc: '2.0',
       method: 'notifications/elicitation/complete',
@@ -322,7 +322,7 @@ test('URL elicitation on 2025-11-25: mode "url" with an elicitationId, and serve
     assert.equal(server.elicitationComplete('no-such-session', elicitationId), false);
   });
   await session('2025-06-18', { elicitation: {} }, async (peer, server) => {
-    assert.equal(server.elicitationComplete(peer.connection.session.id, 'e-1'), false);
+    assert.equal(server.elicitationComplete(peer.connection.channel.id, 'e-1'), false);
     await peer.assertNone((m) => m.method === 'notifications/elicitation/complete', 'elicitation/complete before 2025-11-25');
   });
 });

@@ -10,6 +10,7 @@ import { createServer, type Server } from '../../src/server/index.js';
 import { LEGACY_REVISIONS, MODERN } from '../support/common.js';
 import { CLIENT_INFO, MemoryPeer, handshake, modernMeta, withMemoryPeer } from '../support/peer.js';
 import { aborted, deferred } from '../support/wait.js';
+import { Session } from '../../src/server/legacy/index.js';
 
 function toolServer(): Server {
   const server = createServer({ name: 'lifecycle', version: '1.0.0' });
@@ -20,6 +21,12 @@ function toolServer(): Server {
 }
 
 const withPeer = (fn: (peer: MemoryPeer, server: Server) => Promise<void>, server = toolServer()) => withMemoryPeer(server, fn);
+
+/** The handshake-era session on the peer's channel, if it has one. */
+function sessionOn(peer: { connection: { channel: unknown } }): Session | undefined {
+  const channel = peer.connection.channel;
+  return channel instanceof Session ? channel : undefined;
+}
 
 test('version negotiation: each handshake revision is agreed as asked (lifecycle.mdx §Version Negotiation)', async () => {
   for (const v of LEGACY_REVISIONS) {
@@ -74,7 +81,7 @@ test('a second initialize on the same session is refused with -32600 and leaves 
     await handshake(peer, '2025-03-26');
     const again = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO });
     assert.equal(again.error?.code, -32600);
-    assert.equal(peer.connection.session.protocolVersion, '2025-03-26');
+    assert.equal(sessionOn(peer)?.protocolVersion, '2025-03-26');
   });
 });
 
@@ -224,7 +231,7 @@ test('a request carrying the modern _meta on a connection with a legacy session 
     async (peer) => {
       const r = await peer.request('tools/list', { _meta: modernMeta() });
       assert.equal(r.result.resultType, 'complete');
-      assert.equal(peer.connection.session.protocolVersion, undefined);
+      assert.equal(sessionOn(peer)?.protocolVersion, undefined);
     },
     { revision: MODERN },
   );
@@ -236,7 +243,7 @@ test('server.close() ends the connections it serves: the transport closes and th
   try {
     await handshake(peer, '2025-11-25');
     server.close();
-    assert.equal(peer.connection.session.closed, true);
+    assert.equal(sessionOn(peer)?.closed, true);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ended = await Promise.race([
       peer.connection.closed.then(() => true),

@@ -207,7 +207,7 @@ test('logRequests, legacy session: one info line per request and a debug line pe
   await withMemoryPeer(
     loggedServer(r.logger, started.resolve),
     async (peer) => {
-      const sessionId = peer.connection.session.id;
+      const sessionId = peer.connection.channel.id;
       await until(() => r.entries().some((e) => e.method === 'notifications/initialized'), 'the initialized line');
       const [init, initialized] = r.entries();
       assert.deepEqual(

@@ -295,8 +295,8 @@ for (const era of [ERAS[0]!, MODERN_ERA]) {
     const core = coreOf(server);
     const sent: Msg[] = [];
     const send = (m: unknown) => void sent.push(m as Msg);
-    const session = era.modern ? undefined : core.openSession({ send });
-    const inbound = { transport: 'memory' as const, principal: 'alice@example.com', send, session };
+    const channel = era.modern ? undefined : core.openChannel({ send });
+    const inbound = { transport: 'memory' as const, principal: 'alice@example.com', send, channel };
     try {
       if (!era.modern) {
         await core.handle(
@@ -311,7 +311,7 @@ for (const era of [ERAS[0]!, MODERN_ERA]) {
       for (const ctx of seen) {
         assert.equal(ctx.principal, 'alice@example.com');
         assert.equal(ctx.transport, 'memory');
-        assert.equal(ctx.sessionId, session?.id);
+        assert.equal(ctx.sessionId, channel?.id);
       }
       assert.equal(seen.length, era.modern ? 1 : 3);
     } finally {

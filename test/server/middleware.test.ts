@@ -213,7 +213,7 @@ for (const era of ERAS) {
       assert.equal(ctx.protocolVersion, era.revision);
       assert.deepEqual(ctx.client, { info: CLIENT_INFO, capabilities: CAPS });
       assert.deepEqual(ctx.meta, meta);
-      assert.equal(ctx.sessionId, era.modern ? undefined : c.peer.connection.session.id);
+      assert.equal(ctx.sessionId, era.modern ? undefined : c.peer.connection.channel.id);
       assert.equal(ctx.principal, undefined);
       assert.ok(ctx.signal instanceof AbortSignal);
       assert.equal(ctx.signal.aborted, false);

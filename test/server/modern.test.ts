@@ -89,7 +89,7 @@ test('an unsupported protocol version is -32022 with data.supported and data.req
 });
 
 test('methods removed in 2026-07-28 are -32601: ping, logging/setLevel, resources/subscribe, resources/unsubscribe, initialize with a modern _meta (changelog.mdx)', async () => {
-  await withPeer(async (peer) => {
+  await withPeer(async (peer, server) => {
     const removed: Array<[string, Record<string, unknown>]> = [
       ['ping', {}],
       ['logging/setLevel', { level: 'debug' }],
@@ -100,7 +100,8 @@ test('methods removed in 2026-07-28 are -32601: ping, logging/setLevel, resource
     for (const [method, params] of removed) {
       assert.equal((await peer.modern(method, params)).error?.code, -32601, method);
     }
-    assert.equal(peer.connection.session.protocolVersion, undefined, 'no legacy session was opened');
+    assert.equal(server.session(peer.connection.channel.id), undefined, 'no legacy session was opened');
+    assert.equal(server.stats().sessions, 0);
   });
 });
 

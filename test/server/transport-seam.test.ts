@@ -1,12 +1,14 @@
 /**
- * The seam for transport authors, as `janus-mcp/server` exports it (src/server/transport-seam.ts):
- * a custom transport written against `coreOf(server)` alone carries both eras (as a
- * dual-era server does: `initialize` selects a session, modern `_meta` is served
- * statelessly), gets the tools' `x-mcp-header` declarations, and ends its session through it.
+ * The seam for transport authors, as `janus-mcp/spi` exports it (src/server/transport-seam.ts):
+ * a custom transport written against `coreOf(server)` alone, calling itself what it is
+ * (`'websocket'`: the transport kind is open), opens one channel per connection that carries
+ * both eras (as a dual-era server does: `initialize` makes a session on it, modern `_meta` is
+ * served statelessly), gets the tools' `x-mcp-header` declarations, and ends its channel
+ * through it.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { coreOf, type Inbound, type LegacySession, type SessionHost } from '../../src/spi/index.js';
+import { coreOf, type ChannelHost, type Inbound, type ServerChannel } from '../../src/spi/index.js';
 import { createServer, type Server } from '../../src/server/index.js';
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import { META_SERVER, MODERN } from '../support/common.js';
@@ -23,12 +25,12 @@ function seamServer(): Server {
 }
 
 /** A socket-like channel: everything the core says about any payload lands in `out`. */
-function channel(server: Server): { inbound: Inbound; session: LegacySession; out: JsonRpcMessage[]; unsolicited: JsonRpcMessage[] } {
+function channel(server: Server): { inbound: Inbound; session: ServerChannel; out: JsonRpcMessage[]; unsolicited: JsonRpcMessage[] } {
   const out: JsonRpcMessage[] = [];
   const unsolicited: JsonRpcMessage[] = [];
-  const host: SessionHost = { send: (m) => void unsolicited.push(m) };
-  const session = coreOf(server).openSession(host);
-  return { inbound: { transport: 'memory', send: (m) => void out.push(m), session }, session, out, unsolicited };
+  const host: ChannelHost = { send: (m) => void unsolicited.push(m) };
+  const session = coreOf(server).openChannel(host);
+  return { inbound: { transport: 'websocket', send: (m) => void out.push(m), channel: session }, session, out, unsolicited };
 }
 
 const resultOf = (messages: JsonRpcMessage[], id: number) => {
@@ -46,9 +48,11 @@ test('a custom transport built on coreOf() serves a legacy session: handshake, t
     inbound,
   );
   assert.equal(resultOf(out, 1).protocolVersion, '2025-11-25');
-  assert.equal(session.protocolVersion, '2025-11-25', 'the transport sees the negotiated revision on its session');
+  assert.equal(server.session(session.id), undefined, 'not a session the server acts on before notifications/initialized');
   await core.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, inbound);
-  assert.equal(session.initialized, true);
+  const handle = server.session(session.id);
+  assert.equal(handle?.protocolVersion, '2025-11-25', 'the channel carries the session the handshake negotiated');
+  assert.equal(handle?.transport, 'websocket', 'and the transport names itself');
   await core.handle({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ada' } } }, inbound);
   assert.deepEqual(resultOf(out, 2), { content: [{ type: 'text', text: 'hello Ada' }] });
   session.close();
@@ -85,11 +89,11 @@ test("toolHeaderParams names a tool's x-mcp-header parameters, for HTTP header v
   server.close();
 });
 
-test('server.close() ends the sessions a transport opened and tells their hosts', () => {
+test('server.close() ends the channels a transport opened and tells their hosts', () => {
   const server = seamServer();
   let told = 0;
-  const session = coreOf(server).openSession({ send: () => {}, onSessionClosed: () => void told++ });
+  const channel = coreOf(server).openChannel({ send: () => {}, onSessionClosed: () => void told++ });
   server.close();
-  assert.equal(session.closed, true);
+  assert.equal(channel.closed, true);
   assert.equal(told, 1);
 });

@@ -5,54 +5,19 @@
  * Compatibility). Era detection runs it once; an expired HTTP session runs it again.
  */
 import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
-import type { JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { since } from '../../protocol/revisions.js';
-import type { Implementation, InitializeResult } from '../../protocol/types.js';
+import type { InitializeResult } from '../../protocol/types.js';
 import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
 import { clientCapabilities } from '../capabilities.js';
-import { ChannelError, type ClientChannel } from '../channel.js';
+import { ChannelError } from '../channel.js';
 import { notAnEndpoint } from '../channels/http-common.js';
 import type { Verdict } from '../known-server.js';
-import type { ClientMiddlewareStack, Params } from '../middleware.js';
-import type { ConnectOptions } from '../options.js';
+import type { Params } from '../middleware.js';
 import { DEFAULT_TIMEOUT_MS } from '../peer.js';
 import { resultFor } from '../results.js';
 import { silentServerError } from '../start-watch.js';
 import { errorOf, httpStatusOfError } from '../wire-errors.js';
-
-/** What the handshake sends on: the client's wire (wire.ts), which it may swap for HTTP+SSE. */
-export interface HandshakeWire {
-  readonly kind: ClientChannel['kind'];
-  readonly url: URL | undefined;
-  call(method: string, params: Record<string, unknown>): Promise<JsonRpcResponse>;
-  notify(method: string): Promise<void>;
-  swap(channel: ClientChannel): Promise<void>;
-  setLegacyVersion(version: LegacyVersion): void;
-  openEventStream(): void;
-}
-
-/** What the handshake needs of the client: never the `Client` itself. */
-export interface HandshakeParty {
-  readonly wire: HandshakeWire;
-  readonly options: ConnectOptions;
-  readonly clientInfo: Implementation;
-  /** The client's middleware: initialize goes through it like every request. */
-  readonly middleware: ClientMiddlewareStack;
-  /** Takes the verdict; from then on it is the client's. */
-  readonly server: { settle(verdict: Verdict): void };
-  /** Closes the client: the server chose a revision it does not speak. */
-  close(): Promise<void>;
-}
-
-/** What the probe learnt that the handshake may need for its errors. */
-export interface ProbeEvidence {
-  /** The HTTP status the probe was refused with. */
-  probeStatus?: number;
-  /** The probe got a JSON-RPC answer (an error): something there speaks JSON-RPC. */
-  probeAnswered?: boolean;
-  /** stdio: the server said nothing at all for this long before the probe gave up. */
-  silentForMs?: number;
-}
+import type { HandshakeParty, ProbeEvidence } from '../handshake-party.js';
 
 /** Statuses that mean "nothing here handles this" rather than "an MCP server said no". */
 const NOTHING_HERE = new Set([404, 405, 501]);
@@ -98,7 +63,7 @@ export async function handshake(party: HandshakeParty, version: LegacyVersion, e
       }
       throw e;
     }
-    const { LegacySseChannel } = await import('../channels/legacy-sse.js');
+    const { LegacySseChannel } = await import('./sse-channel.js');
     try {
       await wire.swap(
         new LegacySseChannel(url, { headers: options.headers, fetch: options.fetch, maxMessageBytes: options.maxMessageBytes }),

@@ -11,31 +11,14 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from '../../pro
 import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
 import type { SiteSession } from '../call.js';
 import type { ClientView, SessionHandle } from '../context.js';
-import type { Inbound, LegacySession, SessionHost, TransportKind } from '../transport-seam.js';
-import type { Abortable } from '../cancel.js';
+import type { Inbound, TransportKind } from '../transport-seam.js';
+import { InflightMap } from '../channel.js';
+import type { LegacySession, SessionHost } from './transport-seam.js';
 import type { ListKind } from '../registry.js';
-import type { SessionRecord } from '../session-store.js';
+import type { SessionRecord } from './session-store.js';
 import type { SharedSession } from './shared-session.js';
 
 const NOTHING: readonly JsonRpcNotification[] = Object.freeze([]);
-
-/** In-flight requests; tells a waiter when the last one settles (graceful stdio shutdown). */
-export class InflightMap extends Map<RequestId, Abortable> {
-  private idle: (() => void) | undefined;
-  override delete(id: RequestId): boolean {
-    const removed = super.delete(id);
-    if (removed && this.size === 0 && this.idle) {
-      const idle = this.idle;
-      this.idle = undefined;
-      idle();
-    }
-    return removed;
-  }
-  /** Resolves once nothing is in flight. */
-  settled(): Promise<void> {
-    return this.size === 0 ? Promise.resolve() : new Promise((r) => (this.idle = r));
-  }
-}
 
 /** What the core hears of a session's life (core.ts): its hooks, pings and session map follow it. */
 export interface SessionLifecycle {
@@ -262,6 +245,15 @@ export class Session implements LegacySession {
   /** `notifications/roots/list_changed` (client/roots.mdx §Root List Changes). */
   rootsChanged(): void {
     if (this.initialized && !this.closed) this.lifecycle?.rootsChanged(this);
+  }
+
+  /**
+   * The peer stopped sending (stdin ended): the server's requests to it fail now; resolves once
+   * the requests in flight on the session are answered.
+   */
+  inputEnded(reason: string): Promise<void> {
+    this.failPending(reason);
+    return this.inflight.settled();
   }
 
   /** Runs once the session closes (immediately if it already has). */

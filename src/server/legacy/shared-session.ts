@@ -7,7 +7,7 @@
 import { ErrorCode, McpError } from '../../protocol/errors.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
 import type { LoggingLevel } from '../../protocol/types.js';
-import type { ListKind, NewSessionRecord, SessionRecord, SessionSignal, SessionStore } from '../session-store.js';
+import type { ListKind, NewSessionRecord, SessionRecord, SessionSignal, SessionStore } from './session-store.js';
 
 /** A store failure, as the client reads it: nothing about Redis' internals, and that it may retry. */
 function unavailable(what: string, cause: unknown): McpError {

@@ -6,13 +6,24 @@
  * stream id (2026-07-28, or no store) it is a plain stream bound to one connection.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { EventStore } from './event-store.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
 import { messageEvent, primingEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
 import { extend } from '../../protocol/extend.js';
 
 /** Recent events kept per in-flight stream to bridge an asynchronous store's replay. */
 const RECENT_MAX = 256;
+
+/**
+ * Where a resumable stream's events are kept, by id (the handshake era's event store is one):
+ * what the channel writes to and reads back from. A stream without one is plain.
+ */
+export interface EventLog {
+  append(streamId: string, message: JsonRpcMessage | undefined, json?: string): string | Promise<string>;
+  replayAfter(
+    lastEventId: string,
+    sink: (eventId: string, message: JsonRpcMessage) => void,
+  ): string | undefined | Promise<string | undefined>;
+}
 
 export interface ErrorReporter {
   reportError(e: unknown): void;
@@ -43,7 +54,7 @@ interface Recent {
 
 export class SseChannel implements DisconnectListener {
   readonly streamId: string | undefined;
-  readonly #store: EventStore | undefined;
+  readonly #store: EventLog | undefined;
   readonly #streams: OpenStreams;
   readonly #reporter: ErrorReporter;
   #conn: HttpExchange | undefined;
@@ -63,7 +74,7 @@ export class SseChannel implements DisconnectListener {
   #unread: Recent[] | undefined;
 
   constructor(
-    store: EventStore | undefined,
+    store: EventLog | undefined,
     streamId: string | undefined,
     streams: OpenStreams,
     reporter: ErrorReporter,

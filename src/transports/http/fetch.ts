@@ -7,7 +7,8 @@ import type { AuthInfo, Server } from '../../server/index.js';
 import type { ServerCore } from '../../spi/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
-import { resolveOptions, type HttpHandlerOptions } from './options.js';
+import type { HttpHandlerOptions } from './handler-options.js';
+import { resolveOptions } from './options.js';
 
 const TOO_LARGE: BodyResult = { kind: 'too-large' };
 const TIMEOUT: BodyResult = { kind: 'timeout' };
@@ -195,7 +196,7 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
  */
 export function createFetchHandler(server: Server | ServerCore, options?: FetchHandlerOptions): FetchHandler {
   const core = resolveCore(server);
-  const handler = new HttpHandler(core, resolveOptions(options, core));
+  const handler = new HttpHandler(core, resolveOptions(options), options);
   const clientAddress = options?.clientAddress;
   const fn = (request: Request): Promise<Response> => {
     const url = new URL(request.url);

@@ -12,7 +12,8 @@ import type { AuthInfo, Server } from '../../server/index.js';
 import type { ServerCore } from '../../spi/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
-import { resolveOptions, type HttpHandlerOptions } from './options.js';
+import type { HttpHandlerOptions } from './handler-options.js';
+import { resolveOptions } from './options.js';
 import { builtinModule } from '../../protocol/builtin.js';
 import { extend } from '../../protocol/extend.js';
 
@@ -333,7 +334,7 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: (e
  */
 export function createNodeHandler(server: Server | ServerCore, options?: NodeHandlerOptions): NodeHandler {
   const core = resolveCore(server);
-  const handler = new HttpHandler(core, resolveOptions(options, core));
+  const handler = new HttpHandler(core, resolveOptions(options), options);
   const clientAddress = options?.clientAddress;
   const fn = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
     const url = req.url ?? '/';

@@ -1,8 +1,12 @@
-/** Options of the HTTP handlers, and their defaults in one place. Runtime-neutral. */
+/**
+ * Options of the HTTP handlers, and their defaults in one place: the endpoint's own, and the
+ * handshake era's (sessions, event store, HTTP+SSE: legacy/options.ts, through eras.ts).
+ * Runtime-neutral.
+ */
 import type { ResourceServerOptions } from '../../auth/server/index.js';
-import { InMemoryEventStore, type EventStore } from './event-store.js';
 
-export interface HttpHandlerOptions {
+/** The endpoint's own options, whatever the era (`HttpHandlerOptions` adds the handshake era's: handler-options.ts). */
+export interface EndpointOptions {
   /** The MCP endpoint path. Default `/mcp`; `false` serves every path (when mounted by a router). */
   path?: string | false;
   /**
@@ -29,35 +33,6 @@ export interface HttpHandlerOptions {
    */
   bodyTimeoutMs?: number;
   /**
-   * Where SSE events of legacy sessions are kept for `Last-Event-ID` resumption; `false`
-   * disables it. Default: the server's cluster's (`Cluster.events`), else one in memory.
-   */
-  eventStore?: EventStore | false;
-  /**
-   * Legacy sessions idle this long (no request, no open stream) are closed. Default 30 min.
-   * With a cluster's shared sessions, an instance lets an idle one go and its shared record
-   * expires after this long unused on every instance.
-   */
-  sessionIdleMs?: number;
-  /** Most concurrent legacy sessions (Streamable HTTP and HTTP+SSE together). Default 10 000; one more gets 503. */
-  maxSessions?: number;
-  /**
-   * Most concurrent legacy sessions per client address (an IPv6 address counts by its /64).
-   * Default 1000; one more gets 429. Clients without a known address are not counted: on Node,
-   * loopback peers (this machine, or a reverse proxy speaking for everyone: give it a
-   * `clientAddress`); on the fetch handler, every client unless `clientAddress` is given.
-   */
-  maxSessionsPerClient?: number;
-  /**
-   * The SSE `retry:` field sent with priming events (2025-11-25 §Sending Messages to the Server,
-   * item 6): how long a client waits before polling again after the server closed a stream.
-   * Default 1000 ms: the server only closes streams mid-request on purpose, so a prompt poll is
-   * what the handler wants (the official SDK's 5000 ms makes every poll a 5 s pause).
-   */
-  retryMs?: number;
-  /** Serve the deprecated HTTP+SSE transport of 2024-11-05 on the same path. Default true. */
-  legacySse?: boolean;
-  /**
    * `lazy` (default): answer `application/json` unless something precedes the final response;
    * `always`: open an SSE stream for every request whose client accepts one.
    */
@@ -82,12 +57,6 @@ export interface ResolvedOptions {
   readonly onWarning: ((message: string) => void) | undefined;
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;
-  readonly eventStore: EventStore | undefined;
-  readonly sessionIdleMs: number;
-  readonly maxSessions: number;
-  readonly maxSessionsPerClient: number;
-  readonly retryMs: number;
-  readonly legacySse: boolean;
   readonly sseAlways: boolean;
   readonly keepAliveMs: number;
   readonly auth: ResourceServerOptions | undefined;
@@ -96,8 +65,7 @@ export interface ResolvedOptions {
 const lower = (list: string[] | undefined): ReadonlySet<string> | undefined =>
   list === undefined ? undefined : new Set(list.map((s) => s.toLowerCase()));
 
-/** `core`: the server's, whose cluster (if any) gives the default event store, shared by all its instances. */
-export function resolveOptions(o: HttpHandlerOptions = {}, core?: { readonly eventStore?: EventStore }): ResolvedOptions {
+export function resolveOptions(o: EndpointOptions = {}): ResolvedOptions {
   return {
     path: o.path ?? '/mcp',
     dnsRebindingProtection: o.dnsRebindingProtection,
@@ -106,12 +74,6 @@ export function resolveOptions(o: HttpHandlerOptions = {}, core?: { readonly eve
     onWarning: o.onWarning,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
     bodyTimeoutMs: o.bodyTimeoutMs ?? 30_000,
-    eventStore: o.eventStore === false ? undefined : (o.eventStore ?? core?.eventStore ?? new InMemoryEventStore()),
-    sessionIdleMs: o.sessionIdleMs ?? 30 * 60_000,
-    maxSessions: o.maxSessions ?? 10_000,
-    maxSessionsPerClient: o.maxSessionsPerClient ?? 1000,
-    retryMs: o.retryMs ?? 1000,
-    legacySse: o.legacySse ?? true,
     sseAlways: o.sse === 'always',
     keepAliveMs: o.keepAliveMs ?? 15_000,
     auth: o.auth,

@@ -6,7 +6,6 @@
  * accepts only JSON gets the final response alone: messages before it are dropped, so legacy
  * server-to-client requests cannot reach it. Runtime-neutral.
  */
-import { revision } from '../../protocol/revisions.js';
 import { ErrorCode, type JsonRpcErrorObject } from '../../protocol/errors.js';
 import {
   errorResponse,
@@ -17,13 +16,12 @@ import {
   type RequestId,
 } from '../../protocol/jsonrpc.js';
 import type { AuthInfo } from '../../server/index.js';
-import type { Inbound, LegacySession } from '../../spi/index.js';
-import { SseChannel } from './channel.js';
+import type { Inbound, ServerChannel } from '../../spi/index.js';
+import { SseChannel, type EventLog } from './channel.js';
 import type { DisconnectListener, HeaderMap, HttpExchange } from './exchange.js';
 import type { Accepts } from './guards.js';
 import type { ResolvedOptions } from './options.js';
 import { principalOf } from './protection.js';
-import type { SessionRegistry, StreamableSession } from './sessions.js';
 import type { OpenStreams } from './sse.js';
 import { JSON_HEADERS, statusForError, type Wire } from './status.js';
 import { extend } from '../../protocol/extend.js';
@@ -32,8 +30,32 @@ import { extend } from '../../protocol/extend.js';
 export interface ResponderHost {
   readonly options: ResolvedOptions;
   readonly streams: OpenStreams;
-  readonly sessions: SessionRegistry;
   reportError(e: unknown): void;
+}
+
+/**
+ * A handshake-era session's part in the answer to one of its POSTs (transports/http/legacy):
+ * the responder knows no session, only what this says.
+ */
+export interface PostSession {
+  /** The session, as the core's channel (`Inbound.channel`). */
+  readonly channel: ServerChannel;
+  /** The list changes the client missed, announced again on this POST's stream before its final response. */
+  announcements(): readonly JsonRpcMessage[];
+  /** Where this POST's SSE events are kept for resumption, under which stream id; undefined: a plain stream. */
+  resumableStream(): { readonly store: EventLog; readonly streamId: string } | undefined;
+  /** The POST's resumable stream opened (`channel`) or ended (undefined). */
+  streamChanged(streamId: string, channel: SseChannel | undefined): void;
+  /** The SSE `retry:` of a priming event, when the session's revision has SSE polling; undefined: no priming event. */
+  readonly primeRetryMs: number | undefined;
+  /** For an `initialize` POST: the headers its answer carries (`Mcp-Session-Id`). Undefined for any other POST. */
+  readonly initializeHeaders?: HeaderMap;
+  /**
+   * For an `initialize` POST, its outcome once its answer is written: `answered` (a result, with
+   * the client still there) registers the session if the handshake succeeded, and says so;
+   * otherwise the session is dropped.
+   */
+  initialized?(answered: boolean): boolean;
 }
 
 /** single: one request (or an invalid message) awaiting its response; batch: 2025-03-26 array; none: notifications/responses only. */
@@ -42,12 +64,6 @@ export type Expect = { readonly kind: 'single'; readonly id: RequestId | null } 
 const NONE: Expect = { kind: 'none' };
 export const EXPECT_NONE = NONE;
 export const EXPECT_BATCH: Expect = { kind: 'batch' };
-
-/** Priming events only for sessions whose revision has SSE polling (2025-11-25): older clients may choke on empty data. */
-export function primes(session: LegacySession | undefined): boolean {
-  const v = session?.protocolVersion;
-  return v !== undefined && revision(v).transport.ssePolling;
-}
 
 const NO_HEADERS: HeaderMap = Object.freeze({});
 
@@ -60,8 +76,8 @@ export class PostResponder implements Inbound, DisconnectListener {
   readonly #wire: Wire;
   readonly #accepts: Accepts;
   readonly #expect: Expect;
-  /** The legacy session, absent on the modern wire. */
-  readonly #record: StreamableSession | undefined;
+  /** The handshake-era session's part, absent on the modern wire. */
+  readonly #session: PostSession | undefined;
   /** True while this POST is an `initialize` whose session is not registered yet. */
   #initializing: boolean;
   #state: 'pending' | 'sse' | 'done' = 'pending';
@@ -75,28 +91,20 @@ export class PostResponder implements Inbound, DisconnectListener {
   #batch: JsonRpcResponse[] | undefined;
   #final: JsonRpcResponse | undefined;
 
-  constructor(
-    host: ResponderHost,
-    ex: HttpExchange,
-    wire: Wire,
-    accepts: Accepts,
-    expect: Expect,
-    record?: StreamableSession,
-    initializing = false,
-  ) {
+  constructor(host: ResponderHost, ex: HttpExchange, wire: Wire, accepts: Accepts, expect: Expect, session?: PostSession) {
     this.#host = host;
     this.#ex = ex;
     this.#wire = wire;
     this.cancelsOnDrop = wire !== 'legacy';
     this.#accepts = accepts;
     this.#expect = expect;
-    this.#record = record;
-    this.#initializing = initializing;
+    this.#session = session;
+    this.#initializing = session?.initializeHeaders !== undefined;
     ex.listener = this;
   }
 
-  get session(): LegacySession | undefined {
-    return this.#record?.session;
+  get channel(): ServerChannel | undefined {
+    return this.#session?.channel;
   }
 
   /** The verified identity of this POST (`ctx.auth`), with the `auth` option. */
@@ -161,7 +169,7 @@ export class PostResponder implements Inbound, DisconnectListener {
     const final = this.#isFinal(message);
     if (final) {
       this.#final = message;
-      if (this.#record !== undefined) this.#announce(this.#record.session);
+      if (this.#session !== undefined) this.#announce(this.#session);
     }
     if (this.#state === 'sse') {
       this.#channel!.send(message);
@@ -215,9 +223,9 @@ export class PostResponder implements Inbound, DisconnectListener {
    * it fetches the list. A JSON answer
    * becomes a stream for that when the client accepts one.
    */
-  #announce(session: LegacySession): void {
-    const notes = session.pendingAnnouncements?.();
-    if (notes === undefined || notes.length === 0 || !this.#accepts.sse || this.#gone) return;
+  #announce(session: PostSession): void {
+    const notes = session.announcements();
+    if (notes.length === 0 || !this.#accepts.sse || this.#gone) return;
     if (this.#state === 'pending') {
       this.#startSse();
       this.#flushBatch();
@@ -240,9 +248,10 @@ export class PostResponder implements Inbound, DisconnectListener {
    * modern wire closing would mean cancellation).
    */
   closeStream(): void {
-    if (this.#wire !== 'legacy' || this.#record === undefined || this.#host.options.eventStore === undefined) return;
+    const session = this.#session;
+    if (this.#wire !== 'legacy' || session === undefined) return;
     if (this.#state === 'pending') {
-      if (!this.#accepts.sse || this.#gone || !primes(this.#record.session)) return;
+      if (!this.#accepts.sse || this.#gone || session.primeRetryMs === undefined || session.resumableStream() === undefined) return;
       this.#startSse();
     }
     // Every event of a resumable stream carries an id, so the client holds a cursor (the
@@ -341,17 +350,16 @@ export class PostResponder implements Inbound, DisconnectListener {
   }
 
   #startSse(): void {
-    const record = this.#record;
-    const store = this.#host.options.eventStore;
-    const streamId = this.#wire === 'legacy' && record !== undefined && store !== undefined ? record.nextStreamId() : undefined;
-    const ch = new SseChannel(store, streamId, this.#host.streams, this.#host);
+    const session = this.#session;
+    const resumable = this.#wire === 'legacy' ? session?.resumableStream() : undefined;
+    const ch = new SseChannel(resumable?.store, resumable?.streamId, this.#host.streams, this.#host);
     this.#channel = ch;
     this.#state = 'sse';
-    if (streamId !== undefined) record!.live.set(streamId, ch);
+    if (resumable !== undefined) session!.streamChanged(resumable.streamId, ch);
     // The session id must be on the response that carries the InitializeResult (§Session Management).
-    ch.open(this.#ex, this.#initializing ? { 'mcp-session-id': record!.id } : undefined);
+    ch.open(this.#ex, this.#initializing ? session!.initializeHeaders : undefined);
     if (this.#gone) ch.onDisconnect(this.#ex);
-    if (streamId !== undefined && primes(record!.session)) ch.prime(this.#host.options.retryMs);
+    if (resumable !== undefined && session!.primeRetryMs !== undefined) ch.prime(session!.primeRetryMs);
   }
 
   #finishStream(): void {
@@ -359,29 +367,18 @@ export class PostResponder implements Inbound, DisconnectListener {
     const ch = this.#channel!;
     if (this.#initializing) this.#completeInit();
     ch.finish();
-    if (ch.streamId !== undefined) this.#record!.live.delete(ch.streamId);
+    if (ch.streamId !== undefined) this.#session!.streamChanged(ch.streamId, undefined);
   }
 
   /**
-   * Registers the new session once `initialize` succeeded (the core set protocolVersion before
-   * sending the result), and only if someone is still there to learn its id; else closes it.
+   * An `initialize` POST's outcome, once its answer is written: the session is registered only
+   * if it succeeded and someone is still there to learn its id; otherwise it is dropped.
    */
-  #completeInit(headers?: HeaderMap): void {
+  #completeInit(headers?: Record<string, string>): void {
     this.#initializing = false;
-    const record = this.#record!;
     const final = this.#final;
-    const ok =
-      final !== undefined &&
-      !isErrorResponse(final) &&
-      !this.#gone &&
-      record.session.protocolVersion !== undefined &&
-      !record.session.closed;
-    if (ok) {
-      record.opening = false;
-      if (headers !== undefined) headers['mcp-session-id'] = record.id;
-    } else {
-      this.#host.sessions.delete(record);
-      record.close();
-    }
+    const session = this.#session!;
+    const registered = session.initialized?.(final !== undefined && !isErrorResponse(final) && !this.#gone) === true;
+    if (registered && headers !== undefined) Object.assign(headers, session.initializeHeaders);
   }
 }

@@ -1,5 +1,5 @@
 /** The keys of the handshake era's stores in a cluster (`Cluster.stores`). */
-import { StoreKey } from './cluster.js';
+import { StoreKey } from '../cluster.js';
 import type { EventStore, SessionStore } from './session-store.js';
 
 /** The cluster's store of handshake-era sessions (`Cluster.stores`). */

@@ -3,9 +3,9 @@
  * 2025-11-25 transports §Resumability and Redelivery). 2026-07-28 streams are never
  * resumable, so only legacy sessions use it. Runtime-neutral.
  */
-import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { EventStore } from '../../spi/index.js';
-import { unrefTimer } from './sse.js';
+import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import type { EventStore } from '../../../server/legacy/index.js';
+import { unrefTimer } from '../sse.js';
 
 /** The store's contract lives with the server seam (a cluster shares one): see there. */
 export type { EventStore };

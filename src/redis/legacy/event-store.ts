@@ -14,23 +14,11 @@
  * (HINCRBY), and the epoch tells a stream from an earlier one of the same id that expired, was
  * deleted or went with a Redis that lost its data, so an old cursor never replays new events.
  */
-import type { JsonRpcMessage } from '../protocol/index.js';
-import type { RedisConnection } from './connect.js';
-import { bounded } from './deadline.js';
-import { runScript } from './script.js';
-
-/**
- * janus-mcp/http's `EventStore` (src/transports/http/event-store.ts), declared here by shape:
- * janus-mcp/redis builds only on the server and protocol entries.
- */
-interface EventStoreShape {
-  append(streamId: string, message: JsonRpcMessage | undefined, json?: string): string | Promise<string>;
-  replayAfter(
-    lastEventId: string,
-    sink: (eventId: string, message: JsonRpcMessage) => void,
-  ): string | undefined | Promise<string | undefined>;
-  deleteStreams?(streamIds: readonly string[]): void | Promise<void>;
-}
+import type { JsonRpcMessage } from '../../protocol/index.js';
+import type { EventStore } from '../../server/legacy/spi.js';
+import type { RedisConnection } from '../connect.js';
+import { bounded } from '../deadline.js';
+import { runScript } from '../script.js';
 
 export interface RedisEventStoreOptions {
   /** Key prefix, one per server deployment, the same on all its instances (default 'janus:'). */
@@ -107,7 +95,7 @@ const CURSOR = /^([0-9a-f]{8})-(\d{1,15})$/;
  * that uses the same Redis and prefix. While Redis fails, events are still sent live with ids
  * that resume nothing (`<streamId>#L<n>`), and replay rejects.
  */
-export class RedisEventStore implements EventStoreShape {
+export class RedisEventStore implements EventStore {
   readonly #client: RedisConnection;
   readonly #timeoutMs: number;
   readonly #prefix: string;

@@ -36,9 +36,9 @@ import {
   recordStatus,
   statusError,
   type FetchLike,
-} from './http-common.js';
-import { followRedirects, isRedirect } from './redirect.js';
-import { SseParser, type SseEvent } from './sse-parser.js';
+} from '../channels/http-common.js';
+import { followRedirects, isRedirect } from '../channels/redirect.js';
+import { SseParser, type SseEvent } from '../channels/sse-parser.js';
 
 export interface LegacySseChannelOptions {
   /** Sent on the GET and on every POST (e.g. `Authorization`). */

@@ -18,11 +18,11 @@
  * `<prefix>signals:all`, heard on the subscribed connection. Publish/subscribe is at most
  * once: a signal lost with a connection is a request that times out, never a wrong answer.
  */
-import { LOGGING_LEVELS, classify, type Implementation } from '../protocol/index.js';
-import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../spi/index.js';
-import type { RedisConnection } from './connect.js';
-import { bounded } from './deadline.js';
-import { runScript } from './script.js';
+import { LOGGING_LEVELS, classify, type Implementation } from '../../protocol/index.js';
+import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../../server/legacy/spi.js';
+import type { RedisConnection } from '../connect.js';
+import { bounded } from '../deadline.js';
+import { runScript } from '../script.js';
 
 export interface RedisSessionStoreOptions {
   /** Key and channel prefix, one per server deployment (default 'janus:'). */

@@ -6,10 +6,11 @@
  * send each other about a session, and the SSE events a client may resume from.
  * `janus-mcp/redis` implements it on Redis; without a cluster, sessions live in their process.
  */
-import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/jsonrpc.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types.js';
-/** The lists whose changes clients hear of (`notifications/<kind>/list_changed`). */
-export type ListKind = 'tools' | 'prompts' | 'resources';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
+import type { ListKind } from '../registry.js';
+
+export type { ListKind };
 
 /** A session as `initialize` left it: what its record starts with. */
 export interface NewSessionRecord {

@@ -4,14 +4,15 @@
  * POST URI (`<path>?sessionId=<id>`); every POST there is answered 202 at once and everything
  * the server says goes down the stream. The stream's end is the session's end. Runtime-neutral.
  */
-import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { AuthInfo } from '../../server/index.js';
-import type { Inbound, LegacySession, ServerCore, SessionHost } from '../../spi/index.js';
-import type { DisconnectListener, HttpExchange } from './exchange.js';
+import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import type { AuthInfo } from '../../../server/index.js';
+import type { LegacySession, SessionHost, SessionSeam } from '../../../server/legacy/index.js';
+import type { Inbound, ServerCore } from '../../../spi/index.js';
+import type { DisconnectListener, HttpExchange } from '../exchange.js';
+import { principalOf } from '../protection.js';
+import { endpointEvent, messageEvent, SSE_HEADERS, type OpenStreams } from '../sse.js';
+import { replyError } from '../status.js';
 import { clientKey, mintSessionId, type SessionEntry, type SessionRegistry } from './sessions.js';
-import { principalOf } from './protection.js';
-import { endpointEvent, messageEvent, SSE_HEADERS, type OpenStreams } from './sse.js';
-import { replyError } from './status.js';
 
 /** One HTTP+SSE connection: the core's SessionHost and the Inbound of every POST for it. */
 export class SseSession implements SessionEntry, SessionHost, Inbound, DisconnectListener {
@@ -35,6 +36,11 @@ export class SseSession implements SessionEntry, SessionHost, Inbound, Disconnec
     this.#ex = ex;
     this.#streams = streams;
     this.#registry = registry;
+  }
+
+  /** Inbound: the session every POST of the connection belongs to. */
+  get channel(): LegacySession {
+    return this.session;
   }
 
   /** Aborts when the stream is gone: nothing about any request can be delivered any more. */
@@ -76,11 +82,13 @@ export class SseSession implements SessionEntry, SessionHost, Inbound, Disconnec
 
 export class LegacySseEndpoint {
   readonly #core: ServerCore;
+  readonly #seam: SessionSeam;
   readonly #sessions: SessionRegistry;
   readonly #streams: OpenStreams;
 
-  constructor(core: ServerCore, sessions: SessionRegistry, streams: OpenStreams) {
+  constructor(core: ServerCore, seam: SessionSeam, sessions: SessionRegistry, streams: OpenStreams) {
     this.#core = core;
+    this.#seam = seam;
     this.#sessions = sessions;
     this.#streams = streams;
   }
@@ -95,7 +103,7 @@ export class LegacySseEndpoint {
     }
     const s = new SseSession(mintSessionId(), client, ex, this.#streams, this.#sessions);
     s.principal = principalOf(ex.auth);
-    s.session = this.#core.openSession(s);
+    s.session = this.#seam.openSession(s);
     this.#sessions.add(s);
     ex.listener = s;
     ex.startStream(200, SSE_HEADERS);
@@ -133,7 +141,7 @@ class AuthorizedPost implements Inbound {
   get signal(): AbortSignal {
     return this.#s.signal;
   }
-  get session(): LegacySession {
+  get channel(): LegacySession {
     return this.#s.session;
   }
   send(message: JsonRpcMessage): void {

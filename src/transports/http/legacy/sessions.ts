@@ -3,11 +3,12 @@
  * 2024-11-05 HTTP+SSE connections): the id → session map with idle expiry and a size cap.
  * 2026-07-28 traffic never creates one. Runtime-neutral.
  */
-import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { LegacySession, SessionHost } from '../../spi/index.js';
-import { SseChannel, type ErrorReporter } from './channel.js';
-import type { EventStore } from './event-store.js';
-import { unrefTimer, type OpenStreams } from './sse.js';
+import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import { revision } from '../../../protocol/revisions.js';
+import type { EventStore, LegacySession, SessionHost } from '../../../server/legacy/index.js';
+import { SseChannel, type ErrorReporter } from '../channel.js';
+import type { PostSession } from '../responder.js';
+import { unrefTimer, type OpenStreams } from '../sse.js';
 
 /** What the registry needs of a session of either legacy HTTP transport. */
 export interface SessionEntry {
@@ -55,14 +56,25 @@ export function clientKey(address: string | undefined): string | undefined {
     .join(':')}::/64`;
 }
 
+const NOTHING: readonly JsonRpcMessage[] = Object.freeze([]);
+
 /** Why a new session was refused: the HTTP status and the message of its JSON-RPC error. */
 export interface SessionRefusal {
   readonly status: 429 | 503;
   readonly message: string;
 }
 
-/** A Streamable HTTP session: the core's session plus its streams. It is the core's SessionHost. */
-export class StreamableSession implements SessionEntry, SessionHost {
+/** Priming events only for sessions whose revision has SSE polling (2025-11-25): older clients may choke on empty data. */
+export function primes(session: LegacySession | undefined): boolean {
+  const v = session?.protocolVersion;
+  return v !== undefined && revision(v).transport.ssePolling;
+}
+
+/**
+ * A Streamable HTTP session: the era's session plus its streams. It is the session's host, and
+ * its part in the answer to each of its POSTs (`PostSession`).
+ */
+export class StreamableSession implements SessionEntry, SessionHost, PostSession {
   readonly kind = 'streamable';
   readonly id: string;
   readonly client: string | undefined;
@@ -71,7 +83,7 @@ export class StreamableSession implements SessionEntry, SessionHost {
   opening = true;
   /** With the `auth` option: who opened the session; nobody else may use it (session hijacking). */
   principal: string | undefined;
-  /** Set right after `core.openSession(this)`. */
+  /** Set right after the era opened (or adopted) it for this host. */
   session!: LegacySession;
   /** The standalone GET stream (stream id `<session>.0`): unsolicited messages. */
   readonly standalone: SseChannel;
@@ -83,6 +95,7 @@ export class StreamableSession implements SessionEntry, SessionHost {
   readonly keeps: boolean;
   readonly #store: EventStore | undefined;
   readonly #reporter: ErrorReporter;
+  readonly #retryMs: number;
   /** What this instance's stream ids start with after the session id: its cluster id, so that instances never name two streams alike. */
   readonly #tag: string;
   #seq = 0;
@@ -94,9 +107,10 @@ export class StreamableSession implements SessionEntry, SessionHost {
     store: EventStore | undefined,
     streams: OpenStreams,
     reporter: ErrorReporter,
-    /** `sharedStore`: `store` is the cluster's, which every instance reads. */
-    cluster: { readonly idleMs: number; readonly instanceId?: string; readonly sharedStore?: boolean },
+    /** `sharedStore`: `store` is the cluster's, which every instance reads; `retryMs`: of priming events. */
+    cluster: { readonly idleMs: number; readonly retryMs: number; readonly instanceId?: string; readonly sharedStore?: boolean },
   ) {
+    this.#retryMs = cluster.retryMs;
     this.id = id;
     this.client = client;
     this.#store = store;
@@ -112,6 +126,28 @@ export class StreamableSession implements SessionEntry, SessionHost {
       },
       shared: this.keeps ? { stored: () => this.session?.appended?.() } : undefined,
     });
+  }
+
+  // PostSession: its part in the answer to each of its POSTs.
+  get channel(): LegacySession {
+    return this.session;
+  }
+
+  announcements(): readonly JsonRpcMessage[] {
+    return this.session.pendingAnnouncements?.() ?? NOTHING;
+  }
+
+  resumableStream(): { readonly store: EventStore; readonly streamId: string } | undefined {
+    return this.#store === undefined ? undefined : { store: this.#store, streamId: this.nextStreamId() };
+  }
+
+  streamChanged(streamId: string, channel: SseChannel | undefined): void {
+    if (channel !== undefined) this.live.set(streamId, channel);
+    else this.live.delete(streamId);
+  }
+
+  get primeRetryMs(): number | undefined {
+    return this.#store !== undefined && primes(this.session) ? this.#retryMs : undefined;
   }
 
   /** SessionHost (cluster): another instance stored messages for the GET stream; it reads them if it is open here. */
@@ -159,7 +195,7 @@ export class StreamableSession implements SessionEntry, SessionHost {
     return this.#closed || this.session.closed;
   }
 
-  /** Ends the session; in a cluster the promise settles once every instance can tell (see `LegacySession.close`). */
+  /** Ends the session; in a cluster the promise settles once every instance can tell (see `Session.close`). */
   close(): void | Promise<void> {
     const ending = this.session.close();
     this.#end(true);

@@ -1,0 +1,3 @@
+/** The client's handshake era, as its registering file (../eras.ts) reaches it. */
+export { handshake } from './handshake.js';
+export { LegacyConnection } from './connection.js';
