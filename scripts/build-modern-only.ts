@@ -58,7 +58,7 @@ export function buildModernOnly(): void {
   const twins = walk(src).filter((f) => f.endsWith(TWIN));
   if (twins.length === 0) throw new Error('no eras.modern-only.ts found: nothing registers the handshake era?');
   for (const twin of twins) {
-    const registrar = twin.slice(0, -TWIN.length) + '.ts';
+    const registrar = `${twin.slice(0, -TWIN.length)}.ts`;
     if (!existsSync(registrar)) throw new Error(`${relative(OUT, twin)} has no ${relative(OUT, registrar)} to stand in for`);
     renameSync(twin, registrar);
   }

@@ -16,7 +16,7 @@ export function clientCapabilities(options: ConnectOptions, v: ProtocolVersion, 
   if (options.extensions && Object.keys(options.extensions).length > 0 && known.has('extensions'))
     caps.extensions = { ...options.extensions };
   const tasks = tasksSettings(options);
-  // 2025-11-25 basic/utilities/tasks.mdx §Client Capabilities: the requests this client runs as tasks (tasks/receiver.ts).
+  // 2025-11-25 basic/utilities/tasks.mdx §Client Capabilities: the requests this client runs as tasks (legacy/task-receiver.ts).
   if (tasks.receive && known.has('tasks') && (options.onSample || caps.elicitation)) {
     const requests: Record<string, object> = {};
     if (options.onSample) requests.sampling = { createMessage: {} };

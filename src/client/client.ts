@@ -31,6 +31,7 @@ import { NOT_CONNECTED, type ConnectionContext, type EraConnection } from './con
 import { detectEra } from './detect.js';
 import { KnownServer } from './known-server.js';
 import { HANDSHAKE_CLIENT } from './eras.js';
+import type { TaskReceiver } from './handshake-party.js';
 import { ListenStream } from './listen-stream.js';
 import { ClientMiddlewareStack, type ClientMethod, type ClientMethodMiddleware, type ClientMiddleware } from './middleware.js';
 import { ModernConnection } from './modern/connection.js';
@@ -49,7 +50,6 @@ import {
   type SkillFileContent,
   type SkillsPeer,
 } from './skills.js';
-import { RECEIVER_METHODS, TaskReceiver } from './tasks/receiver.js';
 import { tasksSettings } from './tasks/settings.js';
 import { ToolCalls, type ToolCallOptions } from './tasks/tool-calls.js';
 import type { ToolTask } from './tasks/tool-task.js';
@@ -70,7 +70,7 @@ export class Client {
   private connecting: Promise<this> | undefined;
   /** Tool calls, as tasks where the server makes them (tasks/tool-calls.ts). */
   private readonly tools: ToolCalls;
-  /** 2025-11-25: the sampling/elicitation requests this client runs as tasks (tasks/receiver.ts). */
+  /** 2025-11-25: the sampling/elicitation requests this client runs as tasks (the handshake era's receiver). */
   private readonly receiver: TaskReceiver | undefined;
 
   constructor(channel: ClientChannel, options: ConnectOptions = {}) {
@@ -92,7 +92,7 @@ export class Client {
     );
     const tasks = tasksSettings(options);
     this.receiver = tasks.receive
-      ? new TaskReceiver({
+      ? HANDSHAKE_CLIENT?.tasks.receiver({
           maxTtlMs: tasks.maxTtlMs,
           pollIntervalMs: tasks.pollIntervalMs,
           maxRunning: tasks.maxRunning,
@@ -391,7 +391,7 @@ export class Client {
   /**
    * A request from the server. On a 2025-11-25 session where this client declared
    * `capabilities.tasks`, a sampling/elicitation request with `params.task` becomes a task
-   * and tasks/* follow it (tasks/receiver.ts); everything else goes to the handlers.
+   * and tasks/* follow it (the handshake era's receiver); everything else goes to the handlers.
    */
   private answer(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<object> {
     const { options, server, closed } = this.context;
@@ -399,7 +399,7 @@ export class Client {
     const verdict = server.current;
     const declared = this.receiver && verdict?.era === 'legacy' ? clientCapabilities(options, verdict.version).tasks : undefined;
     if (this.receiver && declared) {
-      if (RECEIVER_METHODS.has(method)) return this.receiver.serve(method, params, signal);
+      if (this.receiver.methods.has(method)) return this.receiver.serve(method, params, signal);
       const requests = (declared as { requests: Record<string, object> }).requests;
       const asTask =
         params.task !== undefined &&

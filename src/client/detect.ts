@@ -40,21 +40,29 @@ import type { ResultFor } from './results.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, DEFAULT_START_TIMEOUT_MS, StartWatch, type WatchedWire } from './start-watch.js';
 import { httpStatusOfError, supportedVersionsOf } from './wire-errors.js';
 
-/** What detection needs of the client: the handshake's party, on a wire the stdio start watch can watch. */
 /**
  * The handshake era's session start, where the build has that era (eras.ts); a build without it
- * refuses a server that speaks only handshake-era revisions, saying so.
+ * refuses, saying what led to the handshake era and what it speaks instead.
  */
 function handshake(party: HandshakeParty, version: LegacyVersion, evidence?: ProbeEvidence): Promise<Verdict> {
   if (HANDSHAKE_CLIENT !== undefined) return HANDSHAKE_CLIENT.handshake(party, version, evidence);
-  return Promise.reject(
-    new JanusError(
-      'PROTOCOL',
-      `the server speaks only handshake-era revisions (${LEGACY_VERSIONS.join(', ')}), which this build of janus-mcp leaves out: it speaks ${MODERN_VERSIONS.join(', ')}`,
-    ),
-  );
+  return Promise.reject(new JanusError('PROTOCOL', withoutHandshakeEra(version, evidence)));
 }
 
+function withoutHandshakeEra(version: LegacyVersion, evidence: ProbeEvidence | undefined): string {
+  const speaks = `this build of janus-mcp leaves the handshake era out and speaks ${MODERN_VERSIONS.join(', ')}`;
+  if (evidence === undefined) return `cannot connect at ${version}, as the options ask: ${speaks}`;
+  if (evidence.supported !== undefined) return `the server speaks ${evidence.supported.join(', ')}, and ${speaks}`;
+  const refused =
+    evidence.probeStatus !== undefined
+      ? `HTTP ${evidence.probeStatus}`
+      : evidence.silentForMs !== undefined
+        ? `no answer within ${evidence.silentForMs} ms`
+        : 'a JSON-RPC error';
+  return `the server looks like a handshake-era one (server/discover got ${refused}), and ${speaks}`;
+}
+
+/** What detection needs of the client: the handshake's party, on a wire the stdio start watch can watch. */
 export interface DetectionParty extends HandshakeParty {
   readonly wire: HandshakeWire & WatchedWire;
 }
@@ -64,9 +72,14 @@ export interface ModernProbe {
   send<M extends string>(method: M, params: RequestParams, options?: CallOptions, version?: ProtocolVersion): Promise<ResultFor<M>>;
 }
 
+/** The versions a server listed (its strings; anything else left out). */
+function supportedList(supported: unknown): string[] {
+  return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+}
+
 /** The newest version both sides speak, from a server's list. */
 function bestMutual(supported: unknown): { modern?: ProtocolVersion; legacy?: LegacyVersion } {
-  const list = Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+  const list = supportedList(supported);
   const modern = [...MODERN_VERSIONS].reverse().find((v) => list.includes(v));
   const legacy = [...LEGACY_VERSIONS].reverse().find((v) => list.includes(v));
   return { modern, legacy };
@@ -107,7 +120,7 @@ async function probeEra(party: DetectionParty, probe: ModernProbe): Promise<Verd
             version = mutual.modern;
             continue;
           }
-          if (mutual.legacy) return handshake(party, mutual.legacy);
+          if (mutual.legacy) return handshake(party, mutual.legacy, { supported: supportedList(supported) });
           throw new JanusError('ERA_DETECTION', `the server supports none of our versions: ${JSON.stringify(supported)}`, { cause: e });
         }
         if (e.code === ErrorCode.HeaderMismatch || e.code === ErrorCode.MissingRequiredClientCapability) throw e;
@@ -137,7 +150,7 @@ async function probeEra(party: DetectionParty, probe: ModernProbe): Promise<Verd
       if (mutual.modern !== version) return modern(party, probe, mutual.modern, true);
       return settled(party, verdictFromDiscover(mutual.modern, result));
     }
-    if (mutual.legacy) return handshake(party, mutual.legacy);
+    if (mutual.legacy) return handshake(party, mutual.legacy, { supported: supportedList(supported) });
     throw new JanusError('ERA_DETECTION', `the server supports none of our versions: ${JSON.stringify(supported)}`);
   }
   throw new JanusError('ERA_DETECTION', 'version negotiation did not settle');

@@ -12,6 +12,10 @@ import type { ConnectionContext, EraConnection } from './connection.js';
 import type { Verdict } from './known-server.js';
 import type { ClientMiddlewareStack } from './middleware.js';
 import type { ConnectOptions } from './options.js';
+import type { CallOptions, Progress } from './peer.js';
+import type { TaskPort } from './tasks/port.js';
+import type { TaskSnapshot } from './tasks/snapshot.js';
+import type { TaskDriver } from './tasks/tool-task.js';
 
 /** What the handshake sends on: the client's wire (wire.ts), which it may swap for HTTP+SSE. */
 export interface HandshakeWire {
@@ -45,6 +49,8 @@ export interface ProbeEvidence {
   probeAnswered?: boolean;
   /** stdio: the server said nothing at all for this long before the probe gave up. */
   silentForMs?: number;
+  /** The revisions the server listed (its answer to the probe, or its refusal of the probe's version). */
+  supported?: readonly string[];
 }
 
 /** The client's handshake era. */
@@ -55,4 +61,43 @@ export interface HandshakeClient {
   readonly Connection: new (
     context: ConnectionContext,
   ) => EraConnection & { start(): Promise<void> };
+  /** 2025-11-25 tasks (basic/utilities/tasks.mdx), both ways. */
+  readonly tasks: HandshakeTasks;
+}
+
+/** The handshake era's task design, on the client: following the server's tasks, and being a task receiver. */
+export interface HandshakeTasks {
+  /** Follows a task the server made of a `tools/call`; `progress`: the original request's token and listener. */
+  driver(
+    port: TaskPort,
+    first: TaskSnapshot,
+    options: Pick<CallOptions, 'timeoutMs'>,
+    progress?: { token: string; onProgress: (p: Progress) => void },
+  ): TaskDriver;
+  /** Runs the server's task-augmented sampling and elicitation requests as tasks. */
+  receiver(settings: ReceiverSettings): TaskReceiver;
+}
+
+/** How the receiver bounds the tasks it keeps. */
+export interface ReceiverSettings {
+  /** Longest task lifetime granted, and the one given when the server asks for none (ms). */
+  maxTtlMs: number;
+  /** What the server is told to wait between polls (ms). */
+  pollIntervalMs: number;
+  /** Most tasks running at once; one more is refused with -32603. */
+  maxRunning: number;
+  /** Sends `notifications/tasks/status` (optional for receivers: §Task Status Notification). */
+  notify(params: Record<string, unknown>): Promise<void>;
+}
+
+/** The client as a task receiver, on a session where it declared `capabilities.tasks`. */
+export interface TaskReceiver {
+  /** The methods with which the server follows the tasks it made here. */
+  readonly methods: ReadonlySet<string>;
+  /** Answers a task-augmented request at once; `run` is the handler, given a signal that `tasks/cancel` aborts. */
+  create(method: string, task: unknown, run: (signal: AbortSignal) => Promise<object>): Promise<{ task: Record<string, unknown> }>;
+  /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` from the server. */
+  serve(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<object>;
+  /** Stops every task (the client is closing). */
+  close(): void;
 }

@@ -58,7 +58,7 @@ export interface RequestSpec<P, R> extends RequestFacts {
  * A catalogue entry: `request<Params, Result>()(facts)`. Two steps so that the types are
  * given and the facts are inferred as written (`MethodsWith` reads them).
  */
-function request<P extends Params, R>(): <F extends RequestFacts = {}>(facts?: F) => RequestSpec<P, R> & F {
+function request<P extends Params, R>(): <F extends RequestFacts = Record<never, never>>(facts?: F) => RequestSpec<P, R> & F {
   return <F extends RequestFacts>(facts?: F) => Object.freeze({ ...facts }) as RequestSpec<P, R> & F;
 }
 

@@ -45,7 +45,7 @@ export interface RedisClusterOptions {
 
 /** A `Cluster` whose connections `close()` ends. */
 export interface RedisCluster extends Cluster {
-  /** The stores on this Redis: handshake-era sessions and SSE events, task records (`TASK_STORE`). */
+  /** The stores on this Redis: task records (`TASK_STORE`) and, where the build has the handshake era, its sessions and SSE events. */
   readonly stores: ClusterStores;
   /** Quits both Redis connections. */
   close(): Promise<void>;

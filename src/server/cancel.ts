@@ -16,8 +16,8 @@ export class Cancellation implements Abortable {
   private controller: AbortController | undefined;
   private unlisten: (() => void) | undefined;
 
-  /** `upstream`: the channel, whose own signal (if it has one) also cancels this request. */
-  constructor(private readonly upstream?: { readonly signal?: AbortSignal | undefined }) {}
+  /** `upstream`: the channel, whose own signal (if it has one) also cancels this request, unless it says dropping does not (`Inbound.cancelsOnDrop`). */
+  constructor(private readonly upstream?: { readonly signal?: AbortSignal | undefined; readonly cancelsOnDrop?: boolean }) {}
 
   abort(reason?: unknown): void {
     if (this.aborted) return;
@@ -32,7 +32,7 @@ export class Cancellation implements Abortable {
     if (this.aborted) {
       controller.abort(this.reason);
     } else {
-      const up = this.upstream?.signal;
+      const up = this.upstream?.cancelsOnDrop === false ? undefined : this.upstream?.signal;
       if (up?.aborted) this.abort(up.reason);
       else if (up) {
         const onAbort = () => this.abort(up.reason);

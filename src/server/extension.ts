@@ -194,7 +194,7 @@ export class Extensions {
   /** The extension method `name` as revision `v` has it: undefined where its revisions do not include `v`. */
   route(name: string, v: ProtocolVersion): ExtensionRoute | undefined {
     const route = this.routes.get(name);
-    return route !== undefined && route.method.revisions(v) ? route : undefined;
+    return route?.method.revisions(v) ? route : undefined;
   }
 
   /** The `Mcp-Name` field of an extension's method. */

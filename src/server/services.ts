@@ -2,7 +2,7 @@
  * What the era dispatchers read from the server they serve, built once per server: its
  * identity, its features, its capabilities per revision, the 2026-07-28 cache hints and
  * signing keys, its listen streams, and where errors go. The core (core.ts) routes messages
- * and keeps sessions; this is the rest.
+ * to the eras, which keep their channels; this is the rest.
  */
 import { META } from '../protocol/meta.js';
 import type { CacheableMethod } from '../protocol/methods.js';

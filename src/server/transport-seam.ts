@@ -47,6 +47,7 @@ export interface Inbound {
    * message channel (stdio, memory, a WebSocket): nothing is left to answer. No on a
    * handshake-era Streamable HTTP POST, whose stream dropping is not cancellation (2025-11-25
    * transports §Sending Messages: the client says so with `notifications/cancelled`). Absent: yes.
+   * A `subscriptions/listen` stream ends with its channel whatever this says: it is the stream.
    */
   readonly cancelsOnDrop?: boolean;
   /**

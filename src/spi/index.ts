@@ -2,7 +2,7 @@
  * `janus-mcp/spi`: the interfaces for the authors of what plugs into a server, apart from the
  * authoring API of `janus-mcp/server`:
  *
- * - transports: `coreOf(server)` and the seam it drives (`ServerCore`, `Inbound`, sessions);
+ * - transports: `coreOf(server)` and the seam it drives (`ServerCore`, `Inbound`, the channels it opens);
  * - clusters: the backplane, the `requestState` secrets and records, and the keyed stores of
  *   what plugs in (`Cluster`, `ClusterStores`, `StoreKey`; the handshake era's session and
  *   event stores are in `janus-mcp/spi/legacy`);

@@ -79,7 +79,7 @@ export class FakeCore implements ServerCore {
   constructor() {
     // The HTTP transport reaches a core's handshake-era sessions through the era's session seam.
     provideSessionSeam(this, {
-      openSession: (host) => this.openSession(host),
+      openSession: (host) => this.#open(host),
       adoptSession: undefined,
       instanceId: undefined,
       eventStore: undefined,
@@ -87,14 +87,14 @@ export class FakeCore implements ServerCore {
     });
   }
 
-  openSession(host: SessionHost): LegacySession {
+  #open(host: SessionHost): LegacySession {
     const s = new FakeSession(`core-${++this.#n}`, host);
     this.sessions.push(s);
     return s;
   }
 
   openChannel(host: ChannelHost): ServerChannel {
-    return this.openSession(host);
+    return this.#open(host);
   }
 
   /** Matchers the transport asked to end listen streams with (the fake core opens none). */

@@ -127,6 +127,13 @@ test('its client, pointed at a server of the handshake era only, fails saying wh
   if (entry === undefined) return t.skip('@modelcontextprotocol/server-everything is not installed');
   await assert.rejects(
     connect({ command: process.execPath, args: [entry, 'stdio'] }, { probeTimeoutMs: 3000 }),
-    (e) => e instanceof JanusError && /speaks only handshake-era revisions/.test(e.message) && /2026-07-28/.test(e.message),
+    (e) =>
+      e instanceof JanusError &&
+      /the server looks like a handshake-era one \(server\/discover got a JSON-RPC error\)/.test(e.message) &&
+      /leaves the handshake era out and speaks 2026-07-28/.test(e.message),
+  );
+  await assert.rejects(
+    connect({ command: process.execPath, args: [entry, 'stdio'] }, { protocolVersion: '2025-06-18' }),
+    (e) => e instanceof JanusError && /cannot connect at 2025-06-18, as the options ask: this build of janus-mcp leaves/.test(e.message),
   );
 });

@@ -97,3 +97,62 @@ test('server.close() ends the channels a transport opened and tells their hosts'
   assert.equal(channel.closed, true);
   assert.equal(told, 1);
 });
+
+/** A tool that waits until released or aborted, and says which ended its wait. */
+function waitingServer(): { server: Server; started: Promise<void>; release: () => void; outcome: Promise<'released' | 'aborted'> } {
+  const server = createServer({ name: 'seam', version: '1.0.0' });
+  let begin!: () => void;
+  let release!: () => void;
+  let report!: (o: 'released' | 'aborted') => void;
+  const started = new Promise<void>((r) => (begin = r));
+  const outcome = new Promise<'released' | 'aborted'>((r) => (report = r));
+  server.tool('wait', { input: { type: 'object' } }, async (_args, ctx) => {
+    const signal = ctx.signal;
+    begin();
+    await new Promise<void>((resolve) => {
+      release = resolve;
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    report(signal.aborted ? 'aborted' : 'released');
+    return 'done';
+  });
+  return { server, started, release: () => release(), outcome };
+}
+
+for (const era of ['2025-11-25', '2026-07-28'] as const) {
+  for (const cancelsOnDrop of [undefined, false] as const) {
+    const says = cancelsOnDrop === false ? 'cancelsOnDrop: false keeps it running' : 'by default it is cancelled';
+    test(`${era}: a request whose channel drops: ${says}`, async () => {
+      const { server, started, release, outcome } = waitingServer();
+      const core = coreOf(server);
+      const session = core.openChannel({ send: () => {} });
+      const setup: Inbound = { transport: 'websocket', send: () => {}, channel: session };
+      const params: Record<string, unknown> = { name: 'wait', arguments: {} };
+      if (era === '2025-11-25') {
+        const init = { protocolVersion: era, capabilities: {}, clientInfo: CLIENT_INFO };
+        await core.handle({ jsonrpc: '2.0', id: 0, method: 'initialize', params: init }, setup);
+        await core.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, setup);
+      } else {
+        params._meta = modernMeta();
+      }
+      const drop = new AbortController();
+      const out: JsonRpcMessage[] = [];
+      const inbound: Inbound = {
+        transport: 'websocket',
+        send: (m) => void out.push(m),
+        channel: session,
+        signal: drop.signal,
+        cancelsOnDrop,
+      };
+      const handled = core.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, inbound);
+      await started;
+      drop.abort(new Error('connection dropped'));
+      // Released after the drop: a handler the drop did not reach finishes as released.
+      setImmediate(release);
+      assert.equal(await outcome, cancelsOnDrop === false ? 'released' : 'aborted');
+      await handled;
+      if (cancelsOnDrop === false) assert.deepEqual(resultOf(out, 1).content, [{ type: 'text', text: 'done' }]);
+      server.close();
+    });
+  }
+}

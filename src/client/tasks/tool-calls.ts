@@ -14,7 +14,8 @@ import type { CallToolResult, ServerCapabilities, Tool } from '../../protocol/ty
 import type { Era } from '../../protocol/versions.js';
 import type { CallOptions } from '../peer.js';
 import { resultFor } from '../results.js';
-import { LegacyTaskDriver } from './legacy-driver.js';
+import { HANDSHAKE_CLIENT } from '../eras.js';
+import type { HandshakeTasks } from '../handshake-party.js';
 import { ModernTaskDriver } from './modern-driver.js';
 import { unknownTask, type TaskPort } from './port.js';
 import { snapshotOf, type TaskSnapshot } from './snapshot.js';
@@ -109,7 +110,7 @@ export class ToolCalls {
       if (typeof wire !== 'object' || wire === null) return new ToolTask(name, { result: resultFor('tools/call', result) });
       const first = snapshotOf(wire as Record<string, unknown>, 'tools/call');
       const progress = own.progressToken && options.onProgress ? { token: own.progressToken, onProgress: options.onProgress } : undefined;
-      handle = new ToolTask(name, { snapshot: first, driver: new LegacyTaskDriver(this.host, first, perRequest, progress) }, onStatus);
+      handle = new ToolTask(name, { snapshot: first, driver: legacyDriver().driver(this.host, first, perRequest, progress) }, onStatus);
     }
     return this.cancelledBy(handle, options.signal);
   }
@@ -143,7 +144,7 @@ export class ToolCalls {
     const driver =
       this.host.era() === 'modern'
         ? new ModernTaskDriver(this.host, first, perRequest)
-        : new LegacyTaskDriver(this.host, first, perRequest);
+        : legacyDriver().driver(this.host, first, perRequest);
     return this.cancelledBy(new ToolTask(undefined, { snapshot: first, driver }, options.onStatus), options.signal);
   }
 
@@ -159,4 +160,10 @@ export class ToolCalls {
     const support = this.support.get(name);
     return support === 'required' || (support === 'optional' && (wanted === true || use === 'start'));
   }
+}
+
+/** The handshake era's task design: there whenever a connection is of that era. */
+function legacyDriver(): HandshakeTasks {
+  if (HANDSHAKE_CLIENT === undefined) throw new JanusError('PROTOCOL', 'this build of janus-mcp has no handshake era');
+  return HANDSHAKE_CLIENT.tasks;
 }

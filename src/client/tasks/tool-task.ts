@@ -1,6 +1,6 @@
 /**
  * `ToolTask`: a tool call the server runs as a task, as a handle. The era's driver
- * (modern-driver.ts, legacy-driver.ts) follows the task from the moment it exists until it
+ * (modern-driver.ts, ../legacy/task-driver.ts) follows the task from the moment it exists until it
  * ends: it polls, answers what the task asks, and settles `result()`. The handle shows the
  * last status seen, lets the caller poll now, cancel, and watch the status change.
  */

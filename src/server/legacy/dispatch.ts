@@ -165,8 +165,7 @@ export function handleLegacyRequest(server: ServerServices, session: Session, re
       }),
     );
   }
-  // A channel that says its dropping is no cancellation (a handshake-era HTTP POST) is not followed; on stdio the channel closing is.
-  const cancel = new Cancellation(inbound.cancelsOnDrop === false ? undefined : inbound);
+  const cancel = new Cancellation(inbound);
   const chain = server.middleware.chainFor(req.method);
   return runRequest(new LegacyRequest(server, session, req, params, inbound, cancel, chain, counted ? session.inflight : undefined));
 }

@@ -19,6 +19,7 @@ import { handleLegacyNotification, handleLegacyRequest } from './dispatch.js';
 import { SessionLife } from './lifecycle.js';
 import { Session } from './session.js';
 import { SharedSession } from './shared-session.js';
+import { ClusterReplica } from './cluster-replica.js';
 import { handleOf } from './session-handle.js';
 import type { EventStore, SessionSignal, SessionStore } from './session-store.js';
 import { EVENT_STORE, SESSION_STORE } from './session-store-keys.js';
@@ -111,8 +112,7 @@ class Handshake implements HandshakeEra, SessionSeam {
   openSession(host: SessionHost): Session {
     // The transport's own id (HTTP's Mcp-Session-Id) when it has one, so that the server and the client name a session alike.
     const id = typeof host.id === 'string' && host.id !== '' && !this.sessions.has(host.id) ? host.id : undefined;
-    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id);
-    this.share(session, host);
+    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id, this.replicaFor(host));
     this.sessions.set(session.id, session);
     return session;
   }
@@ -120,11 +120,10 @@ class Handshake implements HandshakeEra, SessionSeam {
   /** Cluster: a session another instance opened, served here from its shared record. */
   private async adopt(host: SessionHost): Promise<Session | undefined> {
     const id = host.id;
-    if (this.shared === undefined || host.share === undefined || typeof id !== 'string' || id === '') return undefined;
-    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id);
-    const shared = this.share(session, host)!;
-    const record = await shared.load();
-    if (record === undefined || !session.apply(record)) return undefined;
+    const replicate = this.replicaFor(host);
+    if (replicate === undefined || typeof id !== 'string' || id === '') return undefined;
+    const session = new Session(host, this.life, this.config.limits.maxPendingClientRequests, id, replicate);
+    if (!(session.replica instanceof ClusterReplica && (await session.replica.restore()))) return undefined;
     session.transport = 'http';
     // A session this instance served before and let go of is served anew.
     const stale = this.sessions.get(id);
@@ -133,42 +132,19 @@ class Handshake implements HandshakeEra, SessionSeam {
     return session;
   }
 
-  /** Links a session to the cluster's store when its transport lets any instance serve it. */
-  private share(session: Session, host: SessionHost): SharedSession | undefined {
-    const shared = this.shared;
-    if (shared === undefined || host.share === undefined) return undefined;
-    session.shared = new SharedSession(shared.store, session.id, host.share.ttlMs, (e) => this.services.reportError(e));
-    return session.shared;
+  /** A cluster's replica for the sessions of a transport that lets any instance serve them. */
+  private replicaFor(host: SessionHost): ((session: Session) => ClusterReplica) | undefined {
+    const { shared, services } = this;
+    const share = host.share;
+    if (shared === undefined || share === undefined) return undefined;
+    const report = (e: unknown) => services.reportError(e);
+    return (session) => new ClusterReplica(session, new SharedSession(shared.store, session.id, share.ttlMs, report), report);
   }
 
   /** Cluster: what another instance says about one of the sessions served here. */
   private onSignal(signal: SessionSignal): void {
-    const session = this.sessions.get(signal.session);
-    if (session === undefined || session.closed) return;
-    const report = (e: unknown) => this.services.reportError(e);
-    switch (signal.type) {
-      case 'deliver':
-        session.deliverHere(signal.message, signal.forwarded === true).catch(report);
-        break;
-      case 'answer':
-        session.settleHere(signal.message);
-        break;
-      case 'cancel':
-        session.cancelHere(signal.requestId, signal.reason);
-        break;
-      case 'changed':
-        session.applyChange(signal)?.catch(report);
-        break;
-      case 'appended':
-        session.host.pull?.();
-        break;
-      case 'yield':
-        session.host.yieldStream?.();
-        break;
-      case 'ended':
-        session.release();
-        break;
-    }
+    const replica = this.sessions.get(signal.session)?.replica;
+    if (replica instanceof ClusterReplica) replica.heard(signal);
   }
 
   owns(channel: ServerChannel | undefined): boolean {

@@ -60,11 +60,8 @@ const handshake: SessionRoute = route({
     session.transport = inbound.transport;
     session.principal = inbound.principal;
     const result = initialize(server, session, params);
-    // Shared (cluster), the record exists before the client learns the session id.
-    const shared = session.shared;
-    if (shared === undefined) return result;
-    const { protocolVersion, clientInfo, clientCapabilities, principal } = session;
-    return shared.create({ protocolVersion: protocolVersion!, clientInfo, clientCapabilities, principal }).then(() => result);
+    const recorded = session.opened();
+    return recorded === undefined ? result : recorded.then(() => result);
   },
   shape: asIs,
 });

@@ -1,24 +1,22 @@
 /**
  * A handshake-era session: what `initialize` negotiated, the client's log level and
  * resource subscriptions, in-flight requests (for cancellation) and the server's own
- * pending requests to the client. Kept lean: many may be open at once.
+ * pending requests to the client. Kept lean: many may be open at once. Whatever depends on
+ * whether a cluster shares it is its replica's (replica.ts, cluster-replica.ts).
  */
 import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
 import { requestMessage, unwrap } from '../../jsonrpc/envelope.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
-import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions.js';
+import type { LegacyVersion } from '../../protocol/versions.js';
 import type { SiteSession } from '../call.js';
 import type { ClientView, SessionHandle } from '../context.js';
 import type { Inbound, TransportKind } from '../transport-seam.js';
 import { InflightMap } from '../channel.js';
-import type { LegacySession, SessionHost } from './transport-seam.js';
+import type { LegacySession, SessionHost, SharedSessionLink } from './transport-seam.js';
 import type { ListKind } from '../registry.js';
-import type { SessionRecord } from './session-store.js';
-import type { SharedSession } from './shared-session.js';
-
-const NOTHING: readonly JsonRpcNotification[] = Object.freeze([]);
+import { LocalReplica, type Replica } from './replica.js';
 
 /** What the core hears of a session's life (core.ts): its hooks, pings and session map follow it. */
 export interface SessionLifecycle {
@@ -39,8 +37,8 @@ export class Session implements LegacySession {
   closed = false;
   /** This instance let the session go without ending it (cluster: another may serve it on). */
   released = false;
-  /** Cluster: the session's shared record and the signals about it; absent in one process. */
-  shared: SharedSession | undefined;
+  /** Where its state lives beyond this object: this process, or a cluster's shared record. */
+  readonly replica: Replica;
   /** The channel `initialize` came on (a session's traffic all comes one way). */
   transport: TransportKind | undefined;
   /** What server code acts on (legacy/session-handle.ts), made when first asked for. */
@@ -59,15 +57,7 @@ export class Session implements LegacySession {
   /** The server's own requests to the client; made on the first one (most sessions never ask). */
   private outbound: PendingRequests<JsonRpcResponse> | undefined;
   private closeHooks: Array<(s: Session) => void> = [];
-  /** Cluster: unsolicited messages waiting to learn where the GET stream is, in order. */
-  private outbox: Promise<unknown> = Promise.resolve();
   private readonly lifecycle: SessionLifecycle | undefined;
-  /**
-   * The "changed since last fetched" marker: lists changed since the client last fetched them,
-   * each with whether the change reached the client live. Cleared only by fetching the list,
-   * not by announcing it.
-   */
-  private changedLists: Map<ListKind, boolean> | undefined;
 
   constructor(
     readonly host: SessionHost,
@@ -75,9 +65,24 @@ export class Session implements LegacySession {
     /** Server-to-client requests that may wait for an answer at once (limits.maxPendingClientRequests). */
     private readonly maxPending = Number.POSITIVE_INFINITY,
     id: string = crypto.randomUUID(),
+    /** A cluster's replica, when one shares the session. */
+    replicate?: (session: Session) => Replica,
   ) {
     this.id = id;
     this.lifecycle = lifecycle;
+    this.replica = replicate?.(this) ?? new LocalReplica(host);
+  }
+
+  /** Cluster: the transport's handle on the shared record (absent in one process). */
+  get shared(): SharedSessionLink | undefined {
+    return this.replica.link;
+  }
+
+  /** `initialize` succeeded: shared, the record exists before the client learns the session id. */
+  opened(): void | Promise<void> {
+    const { protocolVersion, clientInfo, clientCapabilities, principal } = this;
+    if (protocolVersion === undefined) return;
+    return this.replica.opened({ protocolVersion, clientInfo, clientCapabilities, principal });
   }
 
   /**
@@ -87,9 +92,16 @@ export class Session implements LegacySession {
    */
   markInitialized(): void | Promise<void> {
     if (this.initialized || this.closed || this.protocolVersion === undefined) return;
-    // Shared: ready here only once ready everywhere (a failed write leaves the client to send it again).
-    if (this.shared !== undefined) return this.shared.update({ initialized: true }).then(() => this.ready());
-    this.ready();
+    const recorded = this.replica.initialized();
+    if (recorded === undefined) this.ready();
+    else return recorded.then(() => this.ready());
+  }
+
+  /** Cluster: another instance received `notifications/initialized` (its hooks ran there). */
+  initializedElsewhere(): void {
+    if (this.initialized) return;
+    this.initialized = true;
+    this.lifecycle?.adopted(this);
   }
 
   private ready(): void {
@@ -101,16 +113,12 @@ export class Session implements LegacySession {
   /** `logging/setLevel`. */
   setLogLevel(level: LoggingLevel): void | Promise<void> {
     this.logLevel = level;
-    return this.shared?.update({ logLevel: level });
+    return this.replica.logLevelSet(level);
   }
 
   /** `resources/subscribe`: at most `max` per session. */
   async subscribe(uri: string, max: number): Promise<void> {
-    const fits =
-      this.shared !== undefined
-        ? await this.shared.subscribe(uri, max)
-        : this.subscriptions?.has(uri) === true || (this.subscriptions?.size ?? 0) < max;
-    if (!fits) {
+    if (!(await this.replica.subscribe(uri, max, this.subscriptions))) {
       throw new McpError(ErrorCode.InvalidParams, `resources/subscribe: at most ${max} resources per session; unsubscribe from one first`);
     }
     (this.subscriptions ??= new Set()).add(uri);
@@ -118,128 +126,23 @@ export class Session implements LegacySession {
 
   /** `resources/unsubscribe`. */
   async unsubscribe(uri: string): Promise<void> {
-    if (this.shared !== undefined) await this.shared.unsubscribe(uri);
+    await this.replica.unsubscribe(uri);
     this.subscriptions?.delete(uri);
-  }
-
-  /**
-   * Cluster: takes what the shared record says, without the lifecycle's hooks (they ran where
-   * it happened). False when the record is not one this server can serve.
-   */
-  apply(record: SessionRecord): boolean {
-    if (!isLegacyVersion(record.protocolVersion)) return false;
-    this.protocolVersion = record.protocolVersion;
-    this.clientInfo = record.clientInfo;
-    this.clientCapabilities = record.clientCapabilities;
-    this.principal = record.principal;
-    this.logLevel = record.logLevel;
-    this.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
-    this.shared?.take(record);
-    if (record.initialized && !this.initialized) {
-      this.initialized = true;
-      this.lifecycle?.adopted(this);
-    }
-    return true;
-  }
-
-  /** Cluster: reloads the shared record before a request (see `LegacySession.refresh`). */
-  async refresh(): Promise<'ok' | 'gone' | 'unavailable'> {
-    const shared = this.shared;
-    if (shared === undefined || this.closed) return this.closed ? 'gone' : 'ok';
-    let record: SessionRecord | undefined;
-    try {
-      record = await shared.load();
-    } catch {
-      return 'unavailable';
-    }
-    if (record === undefined || !this.apply(record)) {
-      this.release();
-      return 'gone';
-    }
-    return this.closed ? 'gone' : 'ok';
   }
 
   /** Whether an unsolicited message reaches the client now: on this instance's GET stream, or another's. */
   get reachable(): boolean {
-    return this.host.connected !== false || this.shared?.remoteHolder !== undefined;
+    return this.replica.reachable;
   }
 
-  /**
-   * Sends a message outside any request: on this instance's GET stream when it holds it, else
-   * on the instance's that does (cluster), else to the host (which keeps it for a resumption
-   * of the GET stream, or drops it).
-   */
+  /** Sends a message outside any request, wherever the client hears it now. */
   sendUnsolicited(message: JsonRpcMessage): void {
-    const shared = this.shared;
-    // A host that keeps messages where the stream's holder reads them needs no routing.
-    if (shared === undefined || this.host.connected !== false || this.host.keeps === true) {
-      this.host.send(message);
-      return;
-    }
-    // Cluster, and the GET stream is not here: where it is now is in the store (in order, one message after the other).
-    this.outbox = this.outbox
-      .then(() => this.refresh())
-      .then(() => {
-        const holder = shared.remoteHolder;
-        if (holder !== undefined) shared.deliver(holder, message);
-        else if (!this.closed) this.host.send(message);
-      })
-      .catch(() => undefined); // a host that cannot deliver drops the message (its transport reports why)
+    this.replica.sendUnsolicited(message);
   }
 
-  /**
-   * Cluster: a change made through another instance, applied at once (it arrives in order with
-   * the backplane's events, which read it); with nothing named, the record is reloaded.
-   */
-  applyChange(change: { logLevel?: LoggingLevel; subscribed?: string; unsubscribed?: string }): Promise<unknown> | undefined {
-    if (change.logLevel === undefined && change.subscribed === undefined && change.unsubscribed === undefined) return this.refresh();
-    if (change.logLevel !== undefined) this.logLevel = change.logLevel;
-    if (change.subscribed !== undefined) (this.subscriptions ??= new Set()).add(change.subscribed);
-    if (change.unsubscribed !== undefined) this.subscriptions?.delete(change.unsubscribed);
-    return undefined;
-  }
-
-  /**
-   * Whether this instance tells the session of registry changes and resource updates: always
-   * in one process; in a cluster, only the instance holding its GET stream (the others would
-   * tell it again, and the cluster counts changes for the markers).
-   */
+  /** Whether this instance tells the session of registry changes and resource updates (in a cluster, one instance does). */
   get toldHere(): boolean {
-    return this.shared === undefined || this.host.connected !== false;
-  }
-
-  /** Whether the session is shared by a cluster's instances. */
-  get clustered(): boolean {
-    return this.shared !== undefined;
-  }
-
-  /**
-   * Cluster: another instance sent a message for the GET stream it believes this one holds.
-   * One that no longer does looks again and passes it on, once, to the holder it finds; with
-   * none, the host keeps it for a resumption of the stream.
-   */
-  async deliverHere(message: JsonRpcMessage, forwarded: boolean): Promise<void> {
-    if (this.host.connected === false && !forwarded && this.shared !== undefined) {
-      await this.refresh();
-      const holder = this.shared.remoteHolder;
-      if (holder !== undefined) return this.shared.deliver(holder, message, true);
-    }
-    if (!this.closed) this.host.send(message);
-  }
-
-  /** Cluster: the host stored a message for the GET stream held elsewhere. */
-  appended(): void {
-    this.shared?.appended();
-  }
-
-  /** Cluster: this instance now holds the session's GET stream. */
-  streamOpened(): void {
-    this.shared?.streamOpened();
-  }
-
-  /** Cluster: this instance's GET stream for the session closed. */
-  streamClosed(): void {
-    this.shared?.streamClosed();
+    return this.replica.toldHere;
   }
 
   /** `notifications/roots/list_changed` (client/roots.mdx §Root List Changes). */
@@ -275,7 +178,7 @@ export class Session implements LegacySession {
   ): Promise<Record<string, unknown>> {
     if (this.closed) throw new JanusError('TRANSPORT_CLOSED', 'session closed');
     // What this instance knows of another's GET stream may be old: look again before giving up.
-    if (via === undefined && !this.reachable && this.shared !== undefined) await this.refresh();
+    if (via === undefined && !this.reachable) await this.replica.lookAgain();
     // Nothing would carry it (HTTP with no GET stream open): say so now, not at the timeout.
     if (via === undefined && !this.reachable) {
       throw new JanusError(
@@ -287,8 +190,7 @@ export class Session implements LegacySession {
     if (this.outbound.size >= this.maxPending) {
       throw new JanusError('PROTOCOL', `${method} not sent: ${this.maxPending} requests to the client are already waiting for an answer`);
     }
-    // Shared, the id names this instance, so that an answer POSTed to another finds its way here.
-    const id = this.shared === undefined ? this.outbound.nextId() : `${this.shared.idPrefix}${this.outbound.nextId()}`;
+    const id = this.replica.requestId(this.outbound.nextId());
     const channel = via ?? { send: (m: JsonRpcMessage) => this.sendUnsolicited(m) };
     const call = this.outbound.start(
       {
@@ -315,34 +217,18 @@ export class Session implements LegacySession {
     return unwrap(await call.promise);
   }
 
-  /**
-   * A list changed; `live` says whether its list_changed notification reached the client now.
-   * Shared, only the instance holding the GET stream calls it, live (the cluster counts changes).
-   */
+  /** A list changed; `live` says whether its list_changed notification reached the client now. */
   listChanged(kind: ListKind, live: boolean): void {
-    if (this.shared !== undefined) {
-      if (live) this.shared.told(kind);
-      return;
-    }
-    (this.changedLists ??= new Map()).set(kind, live || this.changedLists.get(kind) === true);
+    this.replica.listChanged(kind, live);
   }
 
   /** The client fetched the current list: nothing to announce for it any more. */
   listFetched(kind: ListKind): void | Promise<void> {
-    if (this.shared !== undefined) return this.shared.fetched(kind);
-    this.changedLists?.delete(kind);
+    return this.replica.listFetched(kind);
   }
 
   pendingAnnouncements(): readonly JsonRpcNotification[] {
-    if (this.shared !== undefined) {
-      const kinds = this.shared.unannounced;
-      return kinds.size === 0 ? NOTHING : [...kinds].map((kind) => ({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }));
-    }
-    const changed = this.changedLists;
-    if (changed === undefined || changed.size === 0) return NOTHING;
-    const out: JsonRpcNotification[] = [];
-    for (const [kind, live] of changed) if (!live) out.push({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` });
-    return out;
+    return this.replica.pendingAnnouncements();
   }
 
   /**
@@ -350,12 +236,7 @@ export class Session implements LegacySession {
    * it; false if none was waiting here and it is no other instance's.
    */
   settle(response: JsonRpcResponse): boolean {
-    if (this.outbound?.settle(response.id, response)) return true;
-    const id = response.id;
-    const asker = id === null || id === undefined ? undefined : this.shared?.askerOf(id);
-    if (asker === undefined) return false;
-    this.shared!.answer(asker, response);
-    return true;
+    return this.settleHere(response) || this.replica.answerElsewhere(response);
   }
 
   /** Cluster: an answer another instance received for one of this instance's requests. */
@@ -374,7 +255,7 @@ export class Session implements LegacySession {
   cancel(requestId: RequestId, reason: string): void {
     const running = this.inflight.get(requestId);
     if (running !== undefined) running.abort(new McpError(ErrorCode.InvalidRequest, reason));
-    else this.shared?.cancel(requestId, reason);
+    else this.replica.cancelElsewhere(requestId, reason);
   }
 
   /** Cluster: a cancellation another instance received, for a request that may run here. */
@@ -393,7 +274,7 @@ export class Session implements LegacySession {
    */
   close(): Promise<void> | undefined {
     if (this.closed) return undefined;
-    const ending = this.shared?.end();
+    const ending = this.replica.end();
     this.teardown();
     return ending;
   }
@@ -401,7 +282,7 @@ export class Session implements LegacySession {
   /** This instance lets the session go without ending it; without a cluster, the same as `close`. */
   release(): void {
     if (this.closed) return;
-    if (this.shared !== undefined) this.released = true;
+    this.released = this.replica.handsOver;
     this.teardown();
   }
 

@@ -50,26 +50,30 @@ export interface LegacySession extends ServerChannel {
    * session's response streams, before the final response.
    */
   pendingAnnouncements?(): readonly JsonRpcNotification[];
-  /**
-   * Cluster: whether the session is shared (any instance serves it); its traffic then calls
-   * `refresh` before each request, and `streamOpened`/`streamClosed` around its GET stream.
-   */
-  readonly clustered?: boolean;
-  /**
-   * Cluster: reloads the session's shared record before a request. 'gone': it ended elsewhere
-   * or expired (this instance let it go; answer 404); 'unavailable': the store cannot be
-   * reached (the session goes on with what this instance knows).
-   */
-  refresh?(): Promise<'ok' | 'gone' | 'unavailable'>;
-  /** Cluster: this instance now holds the session's GET stream. */
-  streamOpened?(): void;
-  /** Cluster: this instance's GET stream for the session closed. */
-  streamClosed?(): void;
-  /** Cluster: the host stored a message for the GET stream, which is not held here; the holder reads it. */
-  appended?(): void;
+  /** Cluster: how the transport keeps the session's shared record in step; absent when one process serves it. */
+  readonly shared?: SharedSessionLink;
   /**
    * This instance lets the session go (idle here, or the transport shutting down) without
    * ending it: in a cluster another instance may serve it on. Without one, the same as `close`.
    */
   release?(): void;
+}
+
+/**
+ * A session any instance of a cluster serves, as its transport keeps it in step: reloaded
+ * before each request, and told where its GET stream is.
+ */
+export interface SharedSessionLink {
+  /**
+   * Reloads the session's shared record. 'gone': it ended elsewhere or expired (this instance
+   * let it go; answer 404); 'unavailable': the store cannot be reached (the session goes on
+   * with what this instance knows).
+   */
+  refresh(): Promise<'ok' | 'gone' | 'unavailable'>;
+  /** This instance now holds the session's GET stream. */
+  streamOpened(): void;
+  /** This instance's GET stream for the session closed. */
+  streamClosed(): void;
+  /** The host stored a message for the GET stream, which is not held here; the holder reads it. */
+  appended(): void;
 }

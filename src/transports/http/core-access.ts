@@ -12,8 +12,8 @@ function looksLikeCore(v: unknown): v is ServerCore {
     v !== null &&
     'handle' in v &&
     typeof v.handle === 'function' &&
-    'openSession' in v &&
-    typeof v.openSession === 'function' &&
+    'openChannel' in v &&
+    typeof v.openChannel === 'function' &&
     'toolHeaderParams' in v &&
     typeof v.toolHeaderParams === 'function'
   );
@@ -22,5 +22,11 @@ function looksLikeCore(v: unknown): v is ServerCore {
 export function resolveCore(target: Server | ServerCore): ServerCore {
   if (target instanceof Server) return coreOf(target);
   if (looksLikeCore(target)) return target;
-  throw new TypeError('janus-mcp/http: expected a Server');
+  const got =
+    target === null
+      ? 'null'
+      : typeof target === 'object'
+        ? `an object without ${['handle', 'openChannel', 'toolHeaderParams'].filter((m) => !(m in target)).join(', ')}`
+        : typeof target;
+  throw new TypeError(`janus-mcp/http: expected a Server (createServer) or its core (coreOf(server)), got ${got}`);
 }

@@ -206,7 +206,7 @@ export class LegacyEndpoint implements LegacyHalf {
     // Only a cluster's sessions are looked up in the shared store: the others are known here, or not at all.
     const shared =
       record !== undefined
-        ? record.session.clustered === true
+        ? record.session.shared !== undefined
         : this.#seam.adoptSession !== undefined && this.#seam.instanceId !== undefined;
     return shared ? this.#sharedSession(ex, id, sid, record) : this.#admit(ex, id, record);
   }
@@ -220,7 +220,7 @@ export class LegacyEndpoint implements LegacyHalf {
   ): Promise<StreamableSession | undefined> {
     let record = known;
     if (record !== undefined) {
-      if ((await record.session.refresh?.()) === 'gone') record = undefined;
+      if ((await record.session.shared?.refresh()) === 'gone') record = undefined;
     } else {
       try {
         record = await this.#adopt(sid, clientKey(ex.clientAddress));

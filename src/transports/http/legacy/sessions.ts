@@ -121,10 +121,10 @@ export class StreamableSession implements SessionEntry, SessionHost, PostSession
     this.keeps = cluster.instanceId !== undefined && store !== undefined && cluster.sharedStore === true;
     this.standalone = new SseChannel(store, `${id}.0`, streams, reporter, {
       onConnection: (connected) => {
-        if (connected) this.session?.streamOpened?.();
-        else this.session?.streamClosed?.();
+        if (connected) this.session?.shared?.streamOpened();
+        else this.session?.shared?.streamClosed();
       },
-      shared: this.keeps ? { stored: () => this.session?.appended?.() } : undefined,
+      shared: this.keeps ? { stored: () => this.session?.shared?.appended() } : undefined,
     });
   }
 

@@ -10,32 +10,20 @@ import { InMemoryTaskStore } from '../../extensions/tasks/memory-store.js';
 import { newTaskRecord, TERMINAL, type TaskRecord } from '../../extensions/tasks/store.js';
 import { legacyTask, RELATED_TASK } from '../../extensions/tasks/wire.js';
 import { ErrorCode, McpError } from '../../protocol/errors.js';
+import type { ReceiverSettings, TaskReceiver } from '../handshake-party.js';
 
-/** How the receiver bounds the tasks it keeps. */
-export interface ReceiverSettings {
-  /** Longest task lifetime granted, and the one given when the server asks for none (ms). */
-  maxTtlMs: number;
-  /** What the server is told to wait between polls (ms). */
-  pollIntervalMs: number;
-  /** Most tasks running at once; one more is refused with -32603. */
-  maxRunning: number;
-  /** Sends `notifications/tasks/status` (optional for receivers: §Task Status Notification). */
-  notify(params: Record<string, unknown>): Promise<void>;
-}
-
-/** The methods with which the server follows the tasks it made here. */
-export const RECEIVER_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
+const RECEIVER_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
 
 const PAGE = 50;
 
-export class TaskReceiver {
+export class LegacyTaskReceiver implements TaskReceiver {
+  readonly methods = RECEIVER_METHODS;
   private readonly store = new InMemoryTaskStore();
   /** Tasks whose handler runs here: what cancels it, and what settles once it has ended. */
   private readonly running = new Map<string, { controller: AbortController; ended: Promise<void> }>();
 
   constructor(private readonly settings: ReceiverSettings) {}
 
-  /** Answers a task-augmented request at once; `run` is the handler, given a signal that `tasks/cancel` aborts. */
   async create(method: string, task: unknown, run: (signal: AbortSignal) => Promise<object>): Promise<{ task: Record<string, unknown> }> {
     if (this.running.size >= this.settings.maxRunning) {
       throw new McpError(
@@ -71,7 +59,6 @@ export class TaskReceiver {
     return { task: legacyTask(record) };
   }
 
-  /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` from the server. */
   async serve(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<object> {
     if (method === 'tasks/list') {
       const cursor = params.cursor;
@@ -95,7 +82,6 @@ export class TaskReceiver {
     }
   }
 
-  /** Stops every task (the client is closing). */
   close(): void {
     for (const { controller } of this.running.values()) controller.abort(new Error('the client closed'));
     this.store.close();

@@ -12,9 +12,9 @@ import { JanusError, McpError } from '../../protocol/errors.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { CallOptions, Progress } from '../peer.js';
 import { resultFor } from '../results.js';
-import { cancelledByServer, pause, unknownTask, type TaskPort } from './port.js';
-import { snapshotOf, type TaskSnapshot } from './snapshot.js';
-import type { TaskDriver } from './tool-task.js';
+import { cancelledByServer, pause, unknownTask, type TaskPort } from '../tasks/port.js';
+import { snapshotOf, type TaskSnapshot } from '../tasks/snapshot.js';
+import type { TaskDriver } from '../tasks/tool-task.js';
 
 export class LegacyTaskDriver implements TaskDriver {
   private last: TaskSnapshot;
