@@ -8,6 +8,7 @@ import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Implementation } from '../protocol/types.js';
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { ClientChannel } from './channel.js';
+import type { HttpSession, HttpSessionHost } from './channels/http-session.js';
 import type { ConnectionContext, EraConnection } from './connection.js';
 import type { Verdict } from './known-server.js';
 import type { ClientMiddlewareStack } from './middleware.js';
@@ -63,6 +64,8 @@ export interface HandshakeClient {
   ) => EraConnection & { start(): Promise<void> };
   /** 2025-11-25 tasks (basic/utilities/tasks.mdx), both ways. */
   readonly tasks: HandshakeTasks;
+  /** The session half of a Streamable HTTP channel: `Mcp-Session-Id`, expiry, the standalone stream, DELETE. */
+  httpSession(host: HttpSessionHost): HttpSession;
 }
 
 /** The handshake era's task design, on the client: following the server's tasks, and being a task receiver. */

@@ -8,6 +8,5 @@ export { createFetchHandler } from '../transports/http/fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from '../transports/http/fetch.js';
 export type { HttpHandlerOptions } from '../transports/http/handler-options.js';
 export type { ResourceServerOptions, TokenVerifier, IntrospectionOptions } from '../auth/server/options.js';
-export { InvalidTokenError } from '../auth/server/errors.js';
 export { InMemoryEventStore } from '../transports/http/eras.js';
 export type { EventStore, InMemoryEventStoreOptions } from '../transports/http/eras.js';

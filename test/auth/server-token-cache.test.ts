@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { InvalidTokenError } from '../../src/errors/index.js';
 import { createServer, type AuthInfo, type Server } from '../../src/server/index.js';
 import type { ResourceServerOptions } from '../../src/transports/http/index.js';
 import { serve, type Served } from '../http-e2e/support.js';
@@ -183,6 +184,26 @@ describe('options', () => {
       assert.equal(asked, 2);
     } finally {
       await p.served.close();
+    }
+  });
+
+  test('a custom verify refuses a token by throwing InvalidTokenError (401 invalid_token); any other failure is 503', async () => {
+    const p = await protectedServer({
+      verify: async (token, { resource, issuer }) => {
+        if (token === 'revoked') throw new InvalidTokenError('this token was revoked');
+        if (token === 'store-down') throw new Error('the token store is down');
+        return { subject: 'me', clientId: 'app', scopes: ['mcp'], issuer, audience: [resource], expiresAt: undefined, claims: {}, token };
+      },
+    });
+    try {
+      assertInvalid(await call(p, 'revoked'), /this token was revoked/);
+      assert.deepEqual(p.served.errors, [], 'a refused token is no failure of the server');
+      assert.equal((await call(p, 'store-down')).status, 503);
+      const reported = p.served.errors.map((e) => (e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e)));
+      assert.deepEqual(reported, ['the token store is down'], "the failure goes to the server's onError");
+      await identity(p, 'fine');
+    } finally {
+      await p.served.close({ allowErrors: true });
     }
   });
 

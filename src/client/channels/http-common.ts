@@ -1,6 +1,9 @@
 /** Pieces shared by the two HTTP channels (Streamable HTTP and the 2024-11-05 HTTP+SSE). */
 import { JanusError } from '../../protocol/errors.js';
-import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
+import { classify, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc.js';
+import { META } from '../../protocol/meta.js';
+import type { Meta } from '../../protocol/types.js';
+import { isModernVersion } from '../../protocol/versions.js';
 import { ChannelError } from '../channel.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLarge } from '../limits.js';
 import type { SseParser } from './sse-parser.js';
@@ -323,4 +326,10 @@ export function notAnEndpoint(url: URL, answers: ReadonlyArray<{ what: string; s
     last instanceof HttpChannelError ? last.headers : undefined,
     { cause: last },
   );
+}
+
+/** A stateless-era request (its version is in `_meta`): it belongs to no session, and its stream is never resumed (2026-07-28 streamable-http.mdx §Receiving Messages). */
+export function isModernRequest(request: JsonRpcRequest): boolean {
+  const params: { _meta?: Meta } | undefined = request.params;
+  return isModernVersion(params?._meta?.[META.protocolVersion]);
 }

@@ -1,10 +1,10 @@
 /**
- * The GET streams of a Streamable HTTP session (2025-11-25 transports.mdx): resuming a
- * request's stream with `Last-Event-ID` after the server's `retry` (§Sending Messages 6,
- * §Resumability and Redelivery), and the standalone stream for unsolicited messages
- * (§Listening for Messages). Both belong to one session and carry its id on every GET, never
- * another's and never none: a GET without the id opens the deprecated HTTP+SSE transport on a
- * server that serves both, and nothing of the session would arrive there.
+ * A request's SSE stream on Streamable HTTP, read until its response, and resumed with
+ * `Last-Event-ID` after the server's `retry` where the revision has resumability (2025-11-25
+ * transports.mdx §Sending Messages 6, §Resumability and Redelivery). A resumed stream belongs
+ * to the request's session and carries its id on every GET, never another's and never none: a
+ * GET without the id opens the deprecated HTTP+SSE transport on a server that serves both.
+ * The session's standalone stream is the handshake era's (client/legacy/standalone-stream.ts).
  */
 import type { JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PendingCall } from '../../jsonrpc/pending.js';
@@ -48,7 +48,7 @@ export interface StreamHost {
 }
 
 /** The delay before reconnect number `failures + 1`: the server's `retry` first, then exponential backoff. */
-function delay(backoff: Required<ReconnectOptions>, retry: number | undefined, failures: number): number {
+export function delay(backoff: Required<ReconnectOptions>, retry: number | undefined, failures: number): number {
   const base = retry ?? backoff.initialDelayMs;
   if (failures === 0) return base;
   return Math.max(base, Math.min(backoff.maxDelayMs, base * 2 ** failures));
@@ -118,50 +118,5 @@ export async function readRequestStream(
       // 405 (no GET here), another 4xx, or a reply that is not a stream: nothing to resume.
       throw await statusError(`resuming the event stream of ${method}`, r, host.maxBytes);
     }
-  }
-}
-
-/**
- * The standalone stream of `session`: reconnects after `retry` (backoff when nothing came),
- * ends when `controller` aborts, when the session is no longer the channel's, on 4xx (405:
- * the server offers none), or after `maxRetries` empty reconnects.
- */
-export async function listenStandalone(host: StreamHost, controller: AbortController, session: string | undefined): Promise<void> {
-  const parser = new SseParser(
-    (ev) => host.onEvent(ev, 200),
-    host.maxBytes,
-    (max) => host.warn(`${tooLarge("An event on the session's standalone stream", max)} The event was skipped.`),
-  );
-  let failures = 0;
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) {
-      if (failures > host.backoff.maxRetries) return;
-      await sleep(delay(host.backoff, parser.retry, failures), controller.signal);
-    }
-    if (host.session !== session) return; // the session is over, and its stream with it
-    let res: Response;
-    try {
-      res = await host.get(session, parser.lastEventId, controller.signal, 'GET (the standalone stream)');
-    } catch (e) {
-      if (controller.signal.aborted) return;
-      if (e instanceof ChannelError || e instanceof JanusError) return host.warn(e.message); // a redirect not followed, an authorization refused: trying again changes nothing
-      failures++;
-      continue;
-    }
-    if (!res.ok || mediaType(res) !== 'text/event-stream') {
-      discard(res);
-      // 405: the server offers no standalone stream. Other 4xx (e.g. 404, the session is
-      // gone: the next POST says so): nothing to retry. 5xx: try again.
-      if (res.status >= 500) {
-        failures++;
-        continue;
-      }
-      return;
-    }
-    parser.reset();
-    const before = parser.dispatched;
-    await pumpEvents(res.body, parser, () => controller.signal.aborted);
-    if (controller.signal.aborted) return;
-    failures = parser.dispatched > before ? 0 : failures + 1;
   }
 }

@@ -1,9 +1,10 @@
 /**
  * Streamable HTTP, client side, with each revision's rules:
- * - 2025-03-26 … 2025-11-25 (docs/2025-11-25/basic/transports.mdx §Streamable HTTP):
- *   `Mcp-Session-Id` from the InitializeResult reply, 404 = session expired, DELETE to end
- *   it; `MCP-Protocol-Version` from 2025-06-18 on; the standalone GET stream (405 = none);
- *   resumability and SSE polling (priming event, `retry`, GET + `Last-Event-ID`).
+ * - 2025-03-26 … 2025-11-25 (docs/2025-11-25/basic/transports.mdx §Streamable HTTP): the
+ *   session (`Mcp-Session-Id`, 404 = expired, DELETE, `MCP-Protocol-Version`, the standalone
+ *   GET stream) is the handshake era's `HttpSession` (http-session.ts), which the client's
+ *   registering file gives each channel; resumability and SSE polling (priming event, `retry`,
+ *   GET + `Last-Event-ID`) are the request streams' (http-streams.ts).
  * - 2026-07-28 (basic/transports/streamable-http.mdx): POST only; the client layer supplies
  *   the request-metadata headers; closing a request's stream is its cancellation; streams
  *   are not resumable, so a broken one loses the request.
@@ -13,7 +14,6 @@
  * origin only (redirect.ts).
  */
 import { JanusError } from '../../protocol/errors.js';
-import { META } from '../../protocol/meta.js';
 import {
   isResponse,
   type JsonRpcMessage,
@@ -22,10 +22,9 @@ import {
   type JsonRpcResponse,
 } from '../../protocol/jsonrpc.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
-import { revision } from '../../protocol/revisions.js';
-import type { Meta } from '../../protocol/types.js';
-import { isModernVersion, type LegacyVersion } from '../../protocol/versions.js';
+import type { LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
+import { HANDSHAKE_CLIENT } from '../eras.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../limits.js';
 import {
   HttpChannelError,
@@ -34,6 +33,7 @@ import {
   discard,
   errorBodyFor,
   fetchError,
+  isModernRequest,
   mediaType,
   mergeHeaders,
   messagesIn,
@@ -46,7 +46,8 @@ import {
   statusError,
   type FetchLike,
 } from './http-common.js';
-import { listenStandalone, readRequestStream, type Op, type ReconnectOptions, type StreamHost } from './http-streams.js';
+import type { HttpSession, HttpSessionHost } from './http-session.js';
+import { readRequestStream, type Op, type ReconnectOptions, type StreamHost } from './http-streams.js';
 import { followRedirects, isRedirect } from './redirect.js';
 import type { SseEvent } from './sse-parser.js';
 
@@ -64,27 +65,14 @@ export interface HttpChannelOptions {
   maxMessageBytes?: number;
 }
 
-/** A stateless-era request (its version is in `_meta`): its stream is never resumed (2026-07-28 streamable-http.mdx §Receiving Messages). */
-function isModernRequest(request: JsonRpcRequest): boolean {
-  const params: { _meta?: Meta } | undefined = request.params;
-  return isModernVersion(params?._meta?.[META.protocolVersion]);
-}
-
 export class HttpChannel implements ClientChannel {
   readonly kind = 'http' as const;
   private handlers: ChannelHandlers | undefined;
-  private session: string | undefined;
-  /**
-   * The server forgot our session (404) and no initialize has replaced it yet: a legacy request
-   * made meanwhile fails as expired too, so it waits for the new session and is retried, instead
-   * of going out without `Mcp-Session-Id` (which the server refuses).
-   */
-  private lost = false;
-  private legacyVersion: LegacyVersion | undefined;
+  /** The handshake era's session on this channel; undefined in a build without that era. */
+  private readonly session: HttpSession | undefined;
   private readonly pending = new PendingRequests<JsonRpcResponse>();
   /** Every live fetch or stream we started outside a request (aborted on close). */
   private readonly inflight = new Set<AbortController>();
-  private standalone: AbortController | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly fetchFn: FetchLike;
@@ -101,7 +89,7 @@ export class HttpChannel implements ClientChannel {
     const channel = this;
     this.streams = {
       get session() {
-        return channel.session;
+        return channel.session?.id;
       },
       backoff: {
         initialDelayMs: options.reconnect?.initialDelayMs ?? 1000,
@@ -110,7 +98,8 @@ export class HttpChannel implements ClientChannel {
       },
       maxBytes: this.maxBytes,
       get: (session, lastEventId, signal, what, extra) => {
-        const headers = this.sessionHeaders('get', session, extra);
+        const headers = this.headers('get', extra);
+        this.session?.stamp(headers, session);
         if (lastEventId !== '') headers.set('last-event-id', lastEventId);
         return this.fetch({ method: 'GET', headers, signal }, what);
       },
@@ -118,11 +107,24 @@ export class HttpChannel implements ClientChannel {
       onEvent: (event, status, op) => this.onEvent(event, status, op),
       warn: (message) => this.handlers?.onWarning?.(message),
     };
+    const host: HttpSessionHost = {
+      streams: this.streams,
+      get closed() {
+        return channel.closed;
+      },
+      maxBytes: this.maxBytes,
+      deleteTimeoutMs: options.deleteTimeoutMs ?? 5000,
+      track: (c) => this.inflight.add(c),
+      untrack: (c) => this.inflight.delete(c),
+      headers: (kind) => this.headers(kind, undefined),
+      fetch: (init, what) => this.fetch(init, what),
+    };
+    this.session = HANDSHAKE_CLIENT?.httpSession(host);
   }
 
   /** The legacy session id the server assigned, if any. */
   get sessionId(): string | undefined {
-    return this.session;
+    return this.session?.id;
   }
 
   async start(handlers: ChannelHandlers): Promise<void> {
@@ -130,7 +132,7 @@ export class HttpChannel implements ClientChannel {
   }
 
   setLegacyVersion(version: LegacyVersion): void {
-    this.legacyVersion = version;
+    this.session?.setVersion(version);
   }
 
   request(request: JsonRpcRequest, options: SendOptions = {}): Promise<JsonRpcResponse> {
@@ -154,7 +156,7 @@ export class HttpChannel implements ClientChannel {
     if (options.signal?.aborted) throw abortError(what, options.signal);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     this.inflight.add(controller);
-    const sent = this.session;
+    const sent = this.session?.id;
     try {
       let res: Response;
       try {
@@ -184,23 +186,9 @@ export class HttpChannel implements ClientChannel {
     }
   }
 
-  /**
-   * Opens the standalone GET stream of the handshake era (once per session; 405 = the server
-   * offers none). It belongs to the session it was opened in and carries its id on every
-   * reconnect; a new or expired session ends it (a GET without the id would open the
-   * deprecated HTTP+SSE transport instead, and nothing of the session would come).
-   */
+  /** Opens the standalone GET stream of the handshake era's session (once per session; 405 = the server offers none). */
   openEventStream(): void {
-    if (this.closed || this.standalone) return;
-    const controller = new AbortController();
-    this.standalone = controller;
-    this.inflight.add(controller);
-    void listenStandalone(this.streams, controller, this.session)
-      .catch(() => {})
-      .finally(() => {
-        this.inflight.delete(controller);
-        if (this.standalone === controller) this.standalone = undefined;
-      });
+    this.session?.openEventStream();
   }
 
   /** Idempotent: rejects pending requests, aborts every stream, ends the session with DELETE. */
@@ -215,27 +203,12 @@ export class HttpChannel implements ClientChannel {
     this.pending.rejectAll(error);
     for (const c of [...this.inflight]) c.abort(error);
     this.inflight.clear();
-    this.standalone = undefined;
-    const session = this.session;
-    this.session = undefined;
-    if (session !== undefined) await this.terminate(session);
+    await this.session?.end();
     this.handlers?.onClose();
   }
 
-  /** 2025-11-25 transports.mdx §Session Management 5: DELETE ends the session; 405 or a failure is fine. */
-  private async terminate(session: string): Promise<void> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.deleteTimeoutMs ?? 5000);
-    try {
-      discard(await this.fetch({ method: 'DELETE', headers: this.sessionHeaders('delete', session), signal: controller.signal }, 'DELETE'));
-    } catch {
-      // The server may be gone already; nothing more to end.
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private headers(kind: 'post' | 'get' | 'delete', extra: Record<string, string> | undefined, session: boolean): Headers {
+  /** The channel's headers for a request of `kind`; `session`: also the session's, as it is now. */
+  private headers(kind: 'post' | 'get' | 'delete', extra: Record<string, string> | undefined, session = false): Headers {
     const h = mergeHeaders(this.options.headers);
     if (kind === 'post') {
       h.set('content-type', 'application/json');
@@ -243,19 +216,8 @@ export class HttpChannel implements ClientChannel {
     } else if (kind === 'get') {
       h.set('accept', 'text/event-stream');
     }
-    if (session) {
-      if (this.session !== undefined) h.set('mcp-session-id', this.session);
-      this.versionHeader(h);
-    }
+    if (session) this.session?.stamp(h);
     for (const [k, v] of Object.entries(extra ?? {})) h.set(k, v);
-    return h;
-  }
-
-  /** The headers of a request that belongs to `session` (a stream of that session, its DELETE), whatever the session is now. */
-  private sessionHeaders(kind: 'get' | 'delete', session: string | undefined, extra?: Record<string, string>): Headers {
-    const h = this.headers(kind, extra, false);
-    if (session !== undefined) h.set('mcp-session-id', session);
-    this.versionHeader(h);
     return h;
   }
 
@@ -266,37 +228,16 @@ export class HttpChannel implements ClientChannel {
     return isRedirect(res) ? followRedirects(this.fetchFn, this.url, init, res, what) : res;
   }
 
-  /** The session is over (expired, or replaced by a new initialize): its standalone stream goes with it. */
-  private endSession(): void {
-    const stream = this.standalone;
-    if (!stream) return;
-    this.standalone = undefined;
-    this.inflight.delete(stream);
-    stream.abort(new ChannelError('the session ended'));
-  }
-
-  /** `MCP-Protocol-Version` exists from 2025-06-18 on (2025-06-18 changelog); 2025-03-26 had none. */
-  private versionHeader(h: Headers): void {
-    if (this.legacyVersion !== undefined && revision(this.legacyVersion).transport.versionHeader)
-      h.set('mcp-protocol-version', this.legacyVersion);
-  }
-
-  /** A 404 to a request carrying the session id: the session is gone (the client re-initializes). */
-  private async expired(sent: string, res: Response): Promise<HttpChannelError> {
-    if (this.session === sent) {
-      this.session = undefined;
-      this.lost = true;
-      this.endSession();
-    }
-    const body = await readText(res, this.maxBytes);
-    return sessionExpired(body, res.headers);
+  /** A 404 to a request carrying the session id `sent`: the session is gone (the client re-initializes). */
+  private expired(sent: string, res: Response): Promise<Error> {
+    return this.session?.expired(sent, res) ?? statusError('the request', res, this.maxBytes);
   }
 
   private async post(request: JsonRpcRequest, options: SendOptions, op: Op): Promise<void> {
     // A (re-)initialize starts a new session: it carries neither the old id nor its version.
     const initialize = request.method === 'initialize';
-    if (this.lost && !initialize && !isModernRequest(request)) throw sessionExpired('', new Headers());
-    const sent = initialize ? undefined : this.session;
+    this.session?.admit(request);
+    const sent = initialize ? undefined : this.session?.id;
     const headers = this.headers('post', options.headers, !initialize);
     const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(request), signal: op.signal, redirect: 'manual' };
     let res: Response;
@@ -309,12 +250,7 @@ export class HttpChannel implements ClientChannel {
     }
     if (op.settled) return discard(res);
     if (!res.ok) return this.failed(res, request, sent, op);
-    if (initialize) this.lost = false;
-    const session = res.headers.get('mcp-session-id');
-    if (session && (initialize || this.session === undefined)) {
-      if (this.session !== session) this.endSession();
-      this.session = session;
-    }
+    this.session?.replied(request, res);
     const type = mediaType(res);
     if (type === 'text/event-stream')
       return readRequestStream(this.streams, res, request.method, !isModernRequest(request), options.headers, op);
@@ -366,8 +302,4 @@ export class HttpChannel implements ClientChannel {
     }
     this.handlers?.onMessage(message);
   }
-}
-
-function sessionExpired(body: string, headers: Headers): HttpChannelError {
-  return new HttpChannelError('the session expired (HTTP 404): initialize again', 404, body, headers);
 }

@@ -12,6 +12,5 @@ export { createFetchHandler } from './fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from './fetch.js';
 export type { HttpHandlerOptions } from './handler-options.js';
 export type { ResourceServerOptions, TokenVerifier, IntrospectionOptions } from '../../auth/server/index.js';
-export { InvalidTokenError } from '../../auth/server/index.js';
 export { InMemoryEventStore } from './eras.js';
 export type { EventStore, InMemoryEventStoreOptions } from './eras.js';
