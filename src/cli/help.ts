@@ -19,7 +19,7 @@ Verbs:
   call TARGET TOOL [JSON] [--arg k=v]…   call a tool, answering the server's questions
   serve FILE [--http HOST:PORT]          serve a module's Janus server (stdio by default)
   dev FILE [--http HOST:PORT]            the same, reloading it when the file changes
-  proxy [--port P | --stdio] (--upstream URL | -- COMMAND ARGS…)
+  proxy [--port P | --stdio] [--root DIR]… (--upstream URL | -- COMMAND ARGS…)
                                          serve one server to clients of every revision
 
 Options:
@@ -86,7 +86,7 @@ As serve, and when FILE changes it is imported again and the running server's to
 prompts, resources and templates are replaced by the new ones: clients stay connected and
 are told the lists changed. Modules FILE imports are not reloaded.`,
 
-  proxy: `Usage: janus-mcp proxy [--port P | --stdio] [--host H] (--upstream URL | -- COMMAND ARGS…)
+  proxy: `Usage: janus-mcp proxy [--port P | --stdio] [--host H] [--root DIR]… (--upstream URL | -- COMMAND ARGS…)
 
 Serves one upstream server (a URL, or a command over stdio) to clients of every revision,
 over Streamable HTTP (default: 127.0.0.1 on a free port, printed on stderr) or stdio.
@@ -96,6 +96,9 @@ Options:
   --host H                  the HTTP host (default 127.0.0.1)
   --stdio                   serve on stdin/stdout instead
   --upstream URL            the upstream server's URL
+  --root DIR                a root of the proxy's own (a path or file:// URI; repeatable): the
+                            answer to the upstream's roots/list when no client call is in
+                            flight to ask (default: none, an empty list)
   -- COMMAND ARGS…          the upstream server's command line
 ${CONNECTING.replace(/an HTTP header on every request/, 'an HTTP header on every upstream request')}`,
 };

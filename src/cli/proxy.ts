@@ -1,9 +1,11 @@
 /**
- * `proxy [--port P | --stdio] [--host H] (--upstream URL | -- COMMAND ARGS…)`: one upstream
+ * `proxy [--port P | --stdio] [--host H] [--root DIR]… (--upstream URL | -- COMMAND ARGS…)`: one upstream
  * server served to clients of every revision by `createProxy` (janus-mcp/proxy), over
  * Streamable HTTP or stdio. The proxy is loaded when this verb runs, so every other verb works
  * without it.
  */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { serveStdio } from '../stdio/index.js';
 import { serveHttp } from '../transports/http/index.js';
 import { CONNECT_OPTIONS, UsageError, connectOptions, parseVerb, port } from './args.js';
@@ -15,6 +17,7 @@ const PROXY_OPTIONS = {
   host: { type: 'string' },
   stdio: { type: 'boolean' },
   upstream: { type: 'string' },
+  root: { type: 'string', multiple: true },
   header: CONNECT_OPTIONS.header,
   'protocol-version': CONNECT_OPTIONS['protocol-version'],
   era: CONNECT_OPTIONS.era,
@@ -41,7 +44,8 @@ export async function proxyVerb(args: string[], out: Output): Promise<number> {
   if (values.stdio) quietStdout();
 
   const { createProxy } = await loadProxy();
-  const proxy = await createProxy(values.upstream ?? command, { connect: upstreamOptions });
+  const roots = (values.root ?? []).map((r) => ({ uri: /^file:\/\//i.test(r) ? r : pathToFileURL(resolve(r)).href }));
+  const proxy = await createProxy(values.upstream ?? command, { connect: upstreamOptions, roots });
   try {
     if (values.stdio) {
       const connection = await serveStdio(proxy.server, { input: stdinEndedOnSignal() });

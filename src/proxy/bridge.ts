@@ -60,6 +60,7 @@ function askDownstream(ctx: RequestContext, ...[method, params]: Question): Prom
 function direct(ctx: RequestContext): Asker {
   return {
     ask: (...question) => askDownstream(ctx, ...question),
+    declares: (capability) => Boolean(ctx.client.capabilities[capability]),
     log: (level, data, logger) => ctx.log(level, data, logger),
   };
 }
@@ -71,6 +72,8 @@ export class Bridge implements Forwarders {
 
   constructor(
     private readonly upstream: () => Upstream,
+    /** The proxy's own roots: the answer to a `roots/list` asked while no downstream call is in flight. */
+    private readonly roots: readonly Root[] = [],
     private readonly continuationTtlMs?: number,
   ) {}
 
@@ -79,7 +82,13 @@ export class Bridge implements Forwarders {
     return {
       onElicit: (params: ElicitParams) => this.ask('elicitation/create', params) as Promise<ElicitResult>,
       onSample: (params: CreateMessageParams) => this.ask('sampling/createMessage', params) as Promise<CreateMessageResult>,
-      onRoots: async () => ((await this.ask('roots/list', {})) as { roots: Root[] }).roots,
+      onRoots: async () => {
+        // Asked with no downstream call in flight (many servers ask at their start), or during the
+        // call of a client that has no roots: the proxy's own roots answer.
+        const asker = this.inFlight.current();
+        if (asker === undefined || !asker.declares('roots')) return this.roots.map((r) => ({ ...r }));
+        return ((await asker.ask('roots/list', {})) as { roots: Root[] }).roots;
+      },
       onNotification: (n: JsonRpcNotification) => {
         if (n.method !== 'notifications/message' || !isObject(n.params)) return;
         const { level, data, logger } = n.params;

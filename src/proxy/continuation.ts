@@ -112,11 +112,15 @@ export class Continuation implements Asker {
     this.ctx?.log(level, data, logger);
   }
 
+  declares(capability: 'elicitation' | 'sampling' | 'roots'): boolean {
+    const caps = this.ctx?.client.capabilities;
+    return caps === undefined || Boolean(caps[capability]);
+  }
+
   /** The upstream asks: the question joins the next round, and is answered by its retry. */
   ask(...[method, params]: Question): Promise<object> {
     const need = NEEDS[method];
-    const caps = this.ctx?.client.capabilities;
-    if (caps && !caps[need]) {
+    if (!this.declares(need)) {
       return Promise.reject(new McpError(ErrorCode.MethodNotFound, `the downstream client did not declare the ${need} capability`));
     }
     const key = `${need}-${++this.seq}`;

@@ -77,14 +77,18 @@ export class Mirror {
     return Promise.all((['tools', 'prompts', 'resources', 'templates'] as const).map((k) => this.sync(k, client))).then(() => {});
   }
 
-  sync(kind: ListKind, client: Client): Promise<void> {
+  /** Makes one list the upstream's; resolves whether any mirrored entry was added, changed or removed. */
+  sync(kind: ListKind, client: Client): Promise<boolean> {
     const previous = this.syncing[kind] ?? Promise.resolve();
     const next = previous.then(() => this.syncNow(kind, client));
-    this.syncing[kind] = next.catch(() => {});
+    this.syncing[kind] = next.then(
+      () => {},
+      () => {},
+    );
     return next;
   }
 
-  private async syncNow(kind: ListKind, client: Client): Promise<void> {
+  private async syncNow(kind: ListKind, client: Client): Promise<boolean> {
     const caps = client.serverCapabilities;
     switch (kind) {
       case 'tools': {
@@ -132,16 +136,17 @@ export class Mirror {
     }
   }
 
-  /** Adds what is new, updates what changed (remove and add again), removes what is gone. */
+  /** Adds what is new, updates what changed (remove and add again), removes what is gone; says whether anything did. */
   private apply<T>(
     kind: ListKind,
     listed: T[],
     keyOf: (item: T) => string,
     hidden: ((key: string) => boolean) | undefined,
     register: (item: T) => Registration<unknown>,
-  ): void {
+  ): boolean {
     const map = this.entries[kind];
     const seen = new Set<string>();
+    let changed = false;
     for (const item of listed) {
       const key = keyOf(item);
       if (seen.has(key) || hidden?.(key)) continue;
@@ -149,6 +154,7 @@ export class Mirror {
       const fingerprint = JSON.stringify(item);
       const old = map.get(key);
       if (old?.fingerprint === fingerprint) continue;
+      changed = true;
       old?.registration.remove();
       map.delete(key);
       try {
@@ -160,9 +166,11 @@ export class Mirror {
     }
     for (const [key, entry] of map) {
       if (seen.has(key)) continue;
+      changed = true;
       entry.registration.remove();
       map.delete(key);
     }
+    return changed;
   }
 
   private registerTool(t: Tool): Registration<unknown> {

@@ -6,7 +6,7 @@
  * limits, Host/Origin rules and authorization as any Janus server, because it is one.
  */
 import { Client, type ConnectOptions, connect, type Target, type Transport } from '../client/index.js';
-import type { ServerCapabilities } from '../protocol/index.js';
+import type { Root, ServerCapabilities } from '../protocol/index.js';
 import { createServer, type Server, type ServerOptions } from '../server/index.js';
 import { Bridge } from './bridge.js';
 import { type Hide, Mirror, type ListKind } from './mirror.js';
@@ -21,6 +21,12 @@ export interface ProxyOptions {
   connect?: ConnectOptions;
   /** Hide upstream tools/prompts/resources from downstream clients. */
   hide?: Hide;
+  /**
+   * The proxy's own roots: what an upstream's `roots/list` gets when no downstream call is in
+   * flight to ask (an upstream may ask at its start). Default none: an empty list. Asked during
+   * a call, the downstream client answers with its own.
+   */
+  roots?: readonly Root[];
   /** Reconnection to the upstream when it goes away (command dies, URL unreachable): attempts and backoff (default 5 attempts from 500 ms, doubling). */
   reconnect?: { attempts?: number; delayMs?: number } | false;
   /** Server options for the downstream server (limits, logger, onError…). */
@@ -36,11 +42,11 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-/** The list a `list_changed` notification names. */
-const CHANGED: Record<string, ListKind[]> = {
-  'notifications/tools/list_changed': ['tools'],
-  'notifications/prompts/list_changed': ['prompts'],
-  'notifications/resources/list_changed': ['resources', 'templates'],
+/** The list a `list_changed` notification names, and the mirror's lists it covers. */
+const CHANGED: Record<string, { readonly list: 'tools' | 'prompts' | 'resources'; readonly mirrored: readonly ListKind[] }> = {
+  'notifications/tools/list_changed': { list: 'tools', mirrored: ['tools'] },
+  'notifications/prompts/list_changed': { list: 'prompts', mirrored: ['prompts'] },
+  'notifications/resources/list_changed': { list: 'resources', mirrored: ['resources', 'templates'] },
 };
 
 function describe(upstream: string | string[] | Transport | Client, client: Client): string {
@@ -68,7 +74,7 @@ function capabilitiesOf(client: Client): ServerCapabilities {
  */
 export async function createProxy(upstream: string | string[] | Transport | Client, options: ProxyOptions = {}): Promise<Proxy> {
   let current: Upstream | undefined;
-  const bridge = new Bridge(() => current!);
+  const bridge = new Bridge(() => current!, checkedRoots(options.roots));
   const reportError = (e: unknown) => (options.server?.onError ?? ((x: unknown) => console.error('[janus-mcp proxy]', x)))(e);
   const connectOptions: ConnectOptions = { ...options.connect, ...bridge.handlers() };
   const target: Target | undefined =
@@ -89,6 +95,15 @@ export async function createProxy(upstream: string | string[] | Transport | Clie
     if (target !== undefined) await client.close().catch(() => {});
     throw e;
   }
+}
+
+/** The `roots` option, checked where a mistake is still the caller's. */
+function checkedRoots(roots: readonly Root[] | undefined): readonly Root[] {
+  if (roots === undefined) return [];
+  if (!Array.isArray(roots) || !roots.every((r) => typeof r?.uri === 'string' && r.uri.startsWith('file://'))) {
+    throw new TypeError('createProxy: options.roots is a list of roots, each { uri: "file://…", name? }');
+  }
+  return roots.map((r) => ({ ...r }));
 }
 
 /** The downstream server's options: the upstream's identity and capabilities, unless the options say otherwise. */
@@ -142,12 +157,26 @@ async function serve(
     void (async () => {
       try {
         for await (const n of c.listen(filter, { signal: stop.signal })) {
-          for (const kind of CHANGED[n.method] ?? []) mirror.sync(kind, c).catch((e: unknown) => failed(c, e));
+          const changed = CHANGED[n.method];
+          if (changed !== undefined) relay(changed.list, changed.mirrored, c);
         }
       } catch (e) {
         if (!stop.signal.aborted) failed(c, e);
       }
     })();
+  };
+  /**
+   * An upstream's list_changed: the mirror follows the list, and downstream clients hear of it
+   * whether or not the entries differ (transparent: the upstream may know of changes a diff
+   * cannot see). A mirror that changed has announced it already, through the registry.
+   */
+  const relay = (list: 'tools' | 'prompts' | 'resources', mirrored: readonly ListKind[], c: Client) => {
+    Promise.all(mirrored.map((kind) => mirror.sync(kind, c))).then(
+      (changed) => {
+        if (!changed.includes(true)) server.listChanged(list);
+      },
+      (e: unknown) => failed(c, e),
+    );
   };
   // A sync or watch that cannot reach the upstream is a lost connection; anything else is reported.
   const failed = (c: Client, e: unknown) => (isGone(e) ? up.lost(c, e) : reportError(e));

@@ -25,6 +25,8 @@ export type AskMethod = Question[0];
 /** Whoever answers the upstream's questions and takes its log messages during one call. */
 export interface Asker {
   ask(...question: Question): Promise<object>;
+  /** Whether the downstream client declared what a question needs (true while it is not known yet). */
+  declares(capability: 'elicitation' | 'sampling' | 'roots'): boolean;
   log(level: LoggingLevel, data: unknown, logger?: string): void;
 }
 

@@ -26,7 +26,7 @@ import { RequestStateCodec, type RequestStateOptions } from './modern/request-st
 import { resolveLimits, type ServerLimits } from './limits.js';
 import { errorReporter, warningReporter, type Logger } from './logger.js';
 import { MiddlewareStack, type MethodMiddleware, type Middleware, type ServerMethod } from './middleware.js';
-import { Registry, type EntryKind, type Entries } from './registry.js';
+import { Registry, type EntryKind, type Entries, type ListKind } from './registry.js';
 import type { SchemaInput } from './schema/types.js';
 import type { CacheableMethod, ServerConfig } from './services.js';
 import type { SessionHandle } from './context.js';
@@ -305,6 +305,18 @@ export class Server implements ExtensionServer {
     this.registry.replaceAll('prompts', source.registry.prompts);
     this.registry.replaceAll('resources', source.registry.resources);
     this.registry.replaceAll('templates', source.registry.templates);
+  }
+
+  /**
+   * Tells clients that a list changed though no definition of this server did: what it lists
+   * depends on something outside it (a proxy's upstream, which may know of changes a diff of
+   * its entries cannot see). Definitions added, changed or removed are announced without it.
+   */
+  listChanged(kind: ListKind): void {
+    if (kind !== 'tools' && kind !== 'prompts' && kind !== 'resources') {
+      throw new TypeError(`server.listChanged(kind): kind is 'tools', 'prompts' or 'resources', not ${JSON.stringify(kind)}`);
+    }
+    this[CORE].publish({ type: 'list_changed', kind });
   }
 
   /** Tells subscribers (legacy `resources/subscribe`, modern `subscriptions/listen`) that a resource changed. */

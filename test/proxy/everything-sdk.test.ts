@@ -5,14 +5,16 @@
  * v2 client pinned to 2026-07-28: tools
  * listed and called with progress, a sampling and an elicitation request answered through
  * `input_required` rounds while the upstream call stays alive (the upstream sends real
- * requests and waits), and a resource subscription delivered through `subscriptions/listen`; and a
+ * requests and waits), a resource subscription delivered through `subscriptions/listen`, the
+ * upstream's roots/list at its start answered with the proxy's own roots (`--root`); and a
  * handshake-era client on the same URL, asked with real requests.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client as SdkClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connect } from '../../src/client/index.js';
-import { startCli } from '../cli/support.js';
+import { pathToFileURL } from 'node:url';
+import { scratch, startCli } from '../cli/support.js';
 import { until } from '../support/wait.js';
 import { everythingEntry } from '../support/server-everything.js';
 
@@ -23,7 +25,8 @@ test('proxy: server-everything (stdio, handshake era) served over HTTP to the of
   skip: entry ? false : '@modelcontextprotocol/server-everything is not installed (npm install)',
   timeout: 90_000,
 }, async (t) => {
-  const proxy = startCli(['proxy', '--port', '0', '--host', '127.0.0.1', '--', process.execPath, entry!, 'stdio']);
+  const root = pathToFileURL(scratch()).href;
+  const proxy = startCli(['proxy', '--port', '0', '--host', '127.0.0.1', '--root', root, '--', process.execPath, entry!, 'stdio']);
   const http = { url: await proxy.url() };
   const asked = { elicit: [] as string[], sample: [] as string[] };
   const updates: string[] = [];
@@ -92,6 +95,18 @@ test('proxy: server-everything (stdio, handshake era) served over HTTP to the of
       } finally {
         await subscription.close();
       }
+    });
+
+    await t.test("the upstream's roots/list at its start gets the proxy's own roots (--root), with no error line", async () => {
+      // server-everything asks once, shortly after its handshake, and keeps what it got: its
+      // get-roots-list tool shows it. This client declares no roots, so the proxy's own answer
+      // also when the question comes during one of its calls.
+      const listed = await until(async () => {
+        const r = textOf(await client.callTool({ name: 'get-roots-list', arguments: {} }));
+        return r.includes(root) && r;
+      }, "the proxy's root in the upstream's roots");
+      assert.match(listed, /1 total/);
+      assert.doesNotMatch(proxy.stderr(), /Failed to request roots|no downstream call in flight/);
     });
 
     await t.test('a handshake-era client on the same URL gets the elicitation as a real request', async () => {
