@@ -1,85 +1,86 @@
 /**
- * Raw JSON Schema 2020-12 support: compiled once at registration with Ajv's 2020 dialect,
- * so a call only runs the compiled function. `$ref` to network URIs is never fetched
- * (docs/2026-07-28/basic/index.mdx §$ref Resolution): Ajv has no loader configured.
+ * Raw JSON Schema 2020-12 support, with one of two engines (engine.ts), chosen once per
+ * process: where the runtime allows code generation, Ajv compiles each schema once at
+ * registration, so a call only runs the compiled function (ajv-engine.ts); where it does not
+ * (Cloudflare workerd, a strict Content-Security-Policy), @cfworker/json-schema interprets it
+ * (interpreted-engine.ts). Both word their messages alike. `$ref` to network URIs is never
+ * fetched (2026-07-28 basic/index.mdx §$ref Resolution): neither engine has a loader.
  *
- * Ajv is loaded with the first raw JSON Schema, not with `janus-mcp/server`: a server whose
- * schemas are all Zod (or another Standard Schema) never pays its import, about a third of
+ * The engine is loaded with the first raw JSON Schema, not with `janus-mcp/server`: a server
+ * whose schemas are all Zod (or another Standard Schema) never pays its import, about a third of
  * the server's cold start. On Node it is loaded synchronously through `require`, reached as
  * `process.getBuiltinModule` (no `node:` import: the server stays runtime-neutral), so a bad
- * schema still fails its registration. A runtime without it loads Ajv with `import()` on the
- * first validation, or earlier with `await prepareJsonSchema()`.
+ * schema still fails its registration. A runtime without it loads the engine with `import()` on
+ * the first validation, or earlier with `await prepareJsonSchema()`.
  */
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ValidateFunction, ErrorObject } from 'ajv';
 import { requireFrom } from '../../protocol/builtin.js';
+import { type AjvModule, ajvEngine } from './ajv-engine.js';
+import { codeGenerationAllowed } from './code-generation.js';
+import type { Check, JsonSchemaEngine } from './engine.js';
+import { type CfworkerModule, interpretedEngine } from './interpreted-engine.js';
 
-type AjvModule = { readonly Ajv2020: typeof Ajv2020 };
+let engine: JsonSchemaEngine | undefined;
 
-let ajvModule: AjvModule | undefined;
-let ajv: Ajv2020 | undefined;
-
-/** Loads the JSON Schema validator ahead of the first raw JSON Schema, on any runtime. */
+/** Loads the JSON Schema engine this runtime can run, ahead of the first raw JSON Schema. */
 export async function prepareJsonSchema(): Promise<void> {
-  const { Ajv2020 } = await import('ajv/dist/2020.js');
-  ajvModule ??= { Ajv2020 };
+  if (engine !== undefined) return;
+  const loaded = codeGenerationAllowed()
+    ? ajvEngine((await import('ajv/dist/2020.js')) as AjvModule)
+    : interpretedEngine((await import('@cfworker/json-schema')) as CfworkerModule);
+  engine ??= loaded;
 }
 
-/** The Ajv module, loaded now if this runtime can load it synchronously (Node); else undefined. */
-function ajvModuleNow(): AjvModule | undefined {
-  if (ajvModule !== undefined) return ajvModule;
+/** The engine, loaded now if this runtime can load modules synchronously (Node); else undefined. */
+function engineNow(): JsonSchemaEngine | undefined {
+  if (engine !== undefined) return engine;
   const require = requireFrom(import.meta.url);
   if (require === undefined) return undefined;
-  ajvModule = require('ajv/dist/2020.js') as AjvModule;
-  return ajvModule;
+  engine = codeGenerationAllowed()
+    ? ajvEngine(require('ajv/dist/2020.js') as AjvModule)
+    : interpretedEngine(require('@cfworker/json-schema') as CfworkerModule);
+  return engine;
 }
 
-function instance(module: AjvModule): Ajv2020 {
-  // strict: false — user schemas may carry annotations and vendor keywords such as x-mcp-header.
-  ajv ??= new module.Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: true });
-  return ajv;
+/** Which engine validates raw JSON Schemas in this process, once one is loaded (for diagnostics and tests). */
+export function jsonSchemaEngine(): JsonSchemaEngine['name'] | undefined {
+  return engine?.name;
 }
 
 export type Result = { ok: true; value: unknown } | { ok: false; message: string };
 export type Validate = (value: unknown) => Result | Promise<Result>;
 
 export function compileJsonSchema(schema: Record<string, unknown>, what: string): Validate {
-  const module = ajvModuleNow();
-  if (module !== undefined) return validatorOf(compile(module, schema, what));
+  const now = engineNow();
+  if (now !== undefined) return validatorOf(compile(now, schema, what));
   // No synchronous loader: compiled on the first validation, so a bad schema fails that call.
-  let compiled: Promise<ValidateFunction> | undefined;
-  let fn: ValidateFunction | undefined;
+  let compiled: Promise<Check> | undefined;
+  let check: Check | undefined;
   return (value) => {
-    if (fn !== undefined) return check(fn, value);
-    compiled ??= prepareJsonSchema().then(() => (fn = compile(ajvModule!, schema, what)));
-    return compiled.then((f) => check(f, value));
+    if (check !== undefined) return result(check, value);
+    compiled ??= prepareJsonSchema().then(() => (check = compile(engine!, schema, what)));
+    return compiled.then((c) => result(c, value));
   };
 }
 
-function compile(module: AjvModule, schema: Record<string, unknown>, what: string): ValidateFunction {
+function compile(engine: JsonSchemaEngine, schema: Record<string, unknown>, what: string): Check {
+  // A schema may declare draft-07 via $schema; both engines read 2020-12, and the keyword sets
+  // overlap enough that validating without the declaration is the useful choice.
+  const { $schema: _ignored, ...rest } = schema;
   try {
-    // A schema may declare draft-07 via $schema; Ajv2020 refuses other metaschemas, and the
-    // keyword sets overlap enough that validating without the declaration is the useful choice.
-    const { $schema: _ignored, ...rest } = schema;
-    return instance(module).compile(rest);
+    return engine.compile(rest);
   } catch (e) {
+    // A runtime refusing something (code generation, say) is not the schema's fault: said as it is.
+    if (e instanceof EvalError) throw new Error(`${what}: the JSON Schema engine (${engine.name}) cannot run here: ${e.message}`);
     throw new Error(`${what}: not a valid JSON Schema: ${(e as Error).message}`);
   }
 }
 
 const validatorOf =
-  (fn: ValidateFunction): Validate =>
+  (check: Check): Validate =>
   (value) =>
-    check(fn, value);
+    result(check, value);
 
-function check(fn: ValidateFunction, value: unknown): Result {
-  return fn(value) ? { ok: true, value } : { ok: false, message: formatAjvErrors(fn.errors) };
-}
-
-function formatAjvErrors(errors: ErrorObject[] | null | undefined): string {
-  if (!errors?.length) return 'invalid';
-  return errors
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
-    .join('; ');
+function result(check: Check, value: unknown): Result {
+  const message = check(value);
+  return message === undefined ? { ok: true, value } : { ok: false, message };
 }
