@@ -66,6 +66,9 @@ export async function connectTransport(
     onParseError: () => send(errorResponse(null, { code: ErrorCode.ParseError, message: 'Parse error' })),
     onClose,
     onError: (e) => core.reportError(e),
+    // The client stopped reading: its listen subscriptions end (answered, so it re-listens and
+    // lists anew), since the events they would carry are dropped until it reads again.
+    onOverflow: () => core.endListeners((i) => i === inbound),
   });
   return {
     channel,

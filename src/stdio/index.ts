@@ -7,8 +7,10 @@ export type { StdioTransportOptions } from '../transports/stdio.js';
 
 /**
  * Serves `server` on stdin/stdout until stdin ends. Nothing but protocol messages goes to
- * stdout: diagnostics go to stderr.
+ * stdout: diagnostics go to stderr. While the client does not read stdout, stdin is not read
+ * (`pauseInputWhileBlocked`), and notifications past `maxBufferedBytes` are dropped, its listen
+ * subscriptions ended.
  */
 export function serveStdio(server: Server, options: StdioTransportOptions = {}): Promise<Connection> {
-  return server.connect(new StdioTransport(options));
+  return server.connect(new StdioTransport({ pauseInputWhileBlocked: true, ...options }));
 }

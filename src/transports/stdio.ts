@@ -25,6 +25,18 @@ export interface StdioTransportOptions {
    * files on two cores (Linux's scheduling period there is 12 ms or more).
    */
   progressGapMs?: number;
+  /**
+   * The most this side holds for a peer that does not read its output, in bytes of text
+   * (default 256 KiB). Past it, notifications are dropped (and the transport's `onOverflow`
+   * said once) until the output drains; answers and requests are never dropped.
+   */
+  maxBufferedBytes?: number;
+  /**
+   * Stops reading input while the output is full, so a peer that does not read its answers
+   * sends no new requests that would need more (default false; `serveStdio` sets it). Only one
+   * side of a pipe may do this: two peers that both stop reading wait for each other forever.
+   */
+  pauseInputWhileBlocked?: boolean;
 }
 
 export class StdioTransport implements Transport {
@@ -50,6 +62,12 @@ export class StdioTransport implements Transport {
    * notification leaves, not from when it was queued). Undefined while the output takes writes.
    */
   private waiting: Array<{ text: string; message?: JsonRpcMessage | JsonRpcMessage[] }> | undefined;
+  /** The bytes in `waiting`, and the bound past which notifications are dropped. */
+  private waitingBytes = 0;
+  private readonly maxBufferedBytes: number;
+  private readonly pauseInput: boolean;
+  /** Notifications dropped since the output was last full; `onOverflow` is said with the first. */
+  private dropped = 0;
   // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type.
   private readonly listeners: Array<[Readable | Writable, string, (...args: any[]) => void]> = [];
 
@@ -58,6 +76,10 @@ export class StdioTransport implements Transport {
     this.output = options.output ?? process.stdout;
     this.maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
     this.progressGapMs = options.progressGapMs ?? 50;
+    const max = options.maxBufferedBytes ?? 256 * 1024;
+    if (typeof max !== 'number' || !(max >= 0)) throw new TypeError(`maxBufferedBytes must be a number of 0 or more, not ${String(max)}`);
+    this.maxBufferedBytes = max;
+    this.pauseInput = options.pauseInputWhileBlocked === true;
   }
 
   async start(handlers: TransportHandlers): Promise<void> {
@@ -113,9 +135,22 @@ export class StdioTransport implements Transport {
     } catch (e) {
       return Promise.reject(e); // not JSON (a BigInt, a cycle): the caller answers for it
     }
-    if (this.full()) this.waiting!.push({ text: line, message });
+    if (this.full()) this.wait(line, message);
     else this.route(message, line);
     return SENT;
+  }
+
+  /**
+   * Queues a line while the output is full. Input is paused meanwhile, so answers and requests
+   * are bounded by what was already read; a notification past `maxBufferedBytes` is dropped.
+   */
+  private wait(text: string, message?: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (this.waitingBytes > this.maxBufferedBytes && message !== undefined && isNotification(message)) {
+      if (this.dropped++ === 0) this.handlers?.onOverflow?.();
+      return;
+    }
+    this.waiting!.push(message === undefined ? { text } : { text, message });
+    this.waitingBytes += text.length;
   }
 
   /** Where a line goes: held behind a progress notification, written now, or coalesced with its turn's others. */
@@ -125,7 +160,7 @@ export class StdioTransport implements Transport {
       // Written now, not coalesced: the gap is measured from the moment it left.
       this.flush();
       if (this.full()) {
-        this.waiting!.push({ text: line, message }); // it has not left: it is routed again on 'drain'
+        this.wait(line, message); // it has not left: it is routed again on 'drain'
         return;
       }
       this.write(line);
@@ -182,15 +217,18 @@ export class StdioTransport implements Transport {
   private write(chunk: string): void {
     // Writes are ordered by the stream; holding them while it is full is the backpressure.
     if (this.full()) {
-      this.waiting!.push({ text: chunk });
+      this.wait(chunk);
       return;
     }
     if (this.output.write(chunk)) return;
     // Lines coalesced for this turn were sent before anything that comes now.
     this.waiting = this.pending ? [{ text: this.pending }] : [];
+    this.waitingBytes = this.pending.length;
     this.pending = '';
     this.output.on('drain', this.drained);
     this.output.on('close', this.drained);
+    // No new requests while the peer does not read their answers.
+    if (this.pauseInput) this.input.pause();
   }
 
   private full(): boolean {
@@ -203,6 +241,8 @@ export class StdioTransport implements Transport {
     this.output.off('close', this.drained);
     const queued = this.waiting ?? [];
     this.waiting = undefined;
+    this.waitingBytes = 0;
+    this.dropped = 0;
     let i = 0;
     while (i < queued.length && !this.full()) {
       const { text, message } = queued[i++]!;
@@ -210,8 +250,15 @@ export class StdioTransport implements Transport {
       else this.route(message, text);
     }
     // Full again: the rest waits behind what the replay itself queued.
-    if (i < queued.length) this.waiting!.push(...queued.slice(i));
-    else if (this.held.length > 0 && this.holdTimer === undefined) this.release();
+    if (i < queued.length) {
+      for (const q of queued.slice(i)) {
+        this.waiting!.push(q);
+        this.waitingBytes += q.text.length;
+      }
+      return;
+    }
+    if (this.held.length > 0 && this.holdTimer === undefined) this.release();
+    if (this.pauseInput && !this.full() && !this.closed) this.input.resume();
   };
 
   private signalClose(): void {
@@ -233,6 +280,11 @@ export class StdioTransport implements Transport {
     this.input.pause();
     this.signalClose();
   }
+}
+
+/** A notification (a method and no id): what a peer that does not read may lose. */
+function isNotification(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
+  return !Array.isArray(message) && 'method' in message && !('id' in message);
 }
 
 /** A notification that reports progress on a request (basic/utilities/progress.mdx: `params.progressToken`). */

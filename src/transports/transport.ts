@@ -20,6 +20,12 @@ export interface TransportHandlers {
   /** The peer went away or `close()` was called. Called once. */
   onClose?(): void;
   onError?(error: Error): void;
+  /**
+   * The peer has not read what was sent for so long that the transport's bound was reached:
+   * notifications are dropped until it drains. Said once per such stall; the receiver ends
+   * what cannot survive a lost notification (a listen subscription, so its client lists anew).
+   */
+  onOverflow?(): void;
 }
 
 /**

@@ -14,6 +14,7 @@ const TOO_LARGE: BodyResult = { kind: 'too-large' };
 const TIMEOUT: BodyResult = { kind: 'timeout' };
 const ABORTED: BodyResult = { kind: 'aborted' };
 const encoder = new TextEncoder();
+const byteLength = (chunk: Uint8Array) => chunk.byteLength;
 const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
 const INTERNAL_ERROR_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' } });
 
@@ -38,6 +39,8 @@ class FetchExchange implements HttpExchange {
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #state: 'new' | 'streaming' | 'done' = 'new';
   #gone = false;
+  /** The most a stream may hold for a reader that does not drain (`maxStreamBufferBytes`). */
+  readonly #maxHeld: number;
 
   get publicPathname(): string {
     return this.pathname;
@@ -47,8 +50,9 @@ class FetchExchange implements HttpExchange {
     return this.#url.protocol === 'https:';
   }
 
-  constructor(request: Request, url: URL, clientAddress: string | undefined) {
+  constructor(request: Request, url: URL, clientAddress: string | undefined, maxHeld: number) {
     this.method = request.method.toUpperCase();
+    this.#maxHeld = maxHeld;
     this.clientAddress = clientAddress;
     this.pathname = url.pathname;
     this.#request = request;
@@ -124,15 +128,27 @@ class FetchExchange implements HttpExchange {
   startStream(status: number, headers: HeaderMap): void {
     if (!this.open) return;
     this.#state = 'streaming';
-    this.#resolve(new Response(new ReadableStream<Uint8Array>(this), { status, headers }));
+    // Counted in bytes: the runtime takes chunks as its socket drains, so what it has not taken
+    // is what waits for a client that does not read (`desiredSize` below zero: past the bound).
+    const strategy: QueuingStrategy<Uint8Array> = { highWaterMark: this.#maxHeld, size: byteLength };
+    this.#resolve(new Response(new ReadableStream<Uint8Array>(this, strategy), { status, headers }));
   }
 
   write(chunk: string): void {
     if (this.#state !== 'streaming' || this.#gone) return;
+    const controller = this.#controller;
+    if (controller === undefined) return;
     try {
-      this.#controller?.enqueue(encoder.encode(chunk));
+      controller.enqueue(encoder.encode(chunk));
     } catch {
       this.#lost();
+      return;
+    }
+    if (controller.desiredSize !== null && controller.desiredSize < 0) {
+      // The reader does not drain: the stream ends as a dropped connection does (its client
+      // resumes with Last-Event-ID where an event store keeps the events, or lists again).
+      this.#lost();
+      controller.error(new Error(`the client did not read this event stream (over ${this.#maxHeld} bytes waiting)`));
     }
   }
 
@@ -196,14 +212,16 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
  */
 export function createFetchHandler(server: Server | ServerCore, options?: FetchHandlerOptions): FetchHandler {
   const core = resolveCore(server);
-  const handler = new HttpHandler(core, resolveOptions(options), options);
+  const resolved = resolveOptions(options);
+  const handler = new HttpHandler(core, resolved, options);
   const clientAddress = options?.clientAddress;
+  const maxHeld = resolved.maxStreamBufferBytes;
   const fn = (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (!handler.matches(url.pathname)) {
       return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: { 'content-type': 'application/json' } }));
     }
-    const ex = new FetchExchange(request, url, clientAddress?.(request));
+    const ex = new FetchExchange(request, url, clientAddress?.(request), maxHeld);
     void handler.handle(ex).then(() => ex.settle());
     return ex.response;
   };

@@ -67,6 +67,9 @@ function endTick(ex: NodeExchange, socket: Socket): void {
   ex.endTick(socket);
 }
 
+/** What a stream holds when its socket has just said it is full: nothing yet. */
+const EMPTY = Buffer.alloc(0);
+
 /** Node's own `OutgoingMessage#write`, looked up with the first stream (node:http is not imported eagerly). */
 let nodeWrite: unknown;
 
@@ -106,6 +109,16 @@ class NodeExchange implements HttpExchange {
   /** An event went to the socket in this tick; #corked: the socket was corked for those after it. */
   #tick = false;
   #corked = false;
+  /** The most a stream may hold for a reader that does not drain (`maxStreamBufferBytes`). */
+  readonly #maxHeld: number;
+  /**
+   * While the socket is full: what waits for its 'drain', in order, as bytes (undefined while it
+   * takes writes). Bytes rather than the strings written: the strings die young, so a fan-out to
+   * streams that do not drain does not fill the young generation with survivors (V8 then grows
+   * it, and the process's memory with it).
+   */
+  #held: Buffer | undefined;
+  #heldBytes = 0;
   // body reading state
   #chunks: Buffer[] = [];
   #size = 0;
@@ -120,8 +133,16 @@ class NodeExchange implements HttpExchange {
     return q < 0 ? original : original.slice(0, q);
   }
 
-  constructor(req: IncomingMessage, res: ServerResponse, pathname: string, search: string, clientAddress: ClientAddress | undefined) {
+  constructor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    search: string,
+    clientAddress: ClientAddress | undefined,
+    maxHeld: number,
+  ) {
     this.method = (req.method ?? 'GET').toUpperCase();
+    this.#maxHeld = maxHeld;
     this.#clientAddress = clientAddress;
     this.pathname = pathname;
     this.#search = search;
@@ -260,15 +281,64 @@ class NodeExchange implements HttpExchange {
 
   write(chunk: string): void {
     if (!this.open || chunk === '') return; // an empty chunk would end a chunked body
+    if (this.#held !== undefined) {
+      this.#hold(chunk);
+      return;
+    }
     const socket = this.#direct ? this.#res.socket : null;
     if (socket?.writable) {
       this.#writeChunk(socket, chunk);
+      if (socket.writableNeedDrain) this.#waitForDrain(socket);
       return;
     }
     this.#headPending = false;
     const res = this.#res;
-    res.write(chunk);
+    if (!res.write(chunk)) this.#waitForDrain(res);
     this.#direct = writesDirectly(res);
+  }
+
+  /**
+   * The socket said it is full: what comes next waits here for its 'drain' instead of piling
+   * up in Node's buffers, and a reader that stops reading for good costs at most `#maxHeld`.
+   */
+  #waitForDrain(emitter: Socket | ServerResponse): void {
+    this.#held = EMPTY;
+    this.#heldBytes = 0;
+    emitter.once('drain', () => this.#drained());
+  }
+
+  #hold(chunk: string): void {
+    const bytes = this.#heldBytes + Buffer.byteLength(chunk);
+    if (bytes > this.#maxHeld) {
+      // The reader does not drain: the stream ends as a dropped connection does (its client
+      // resumes with Last-Event-ID where an event store keeps the events, or lists again).
+      this.#held = undefined;
+      this.lost();
+      this.#res.destroy();
+      return;
+    }
+    let held = this.#held!;
+    if (held.length < bytes) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(bytes, 2 * held.length, 16 * 1024), this.#maxHeld));
+      held.copy(grown, 0, 0, this.#heldBytes);
+      this.#held = held = grown;
+    }
+    held.write(chunk, this.#heldBytes);
+    this.#heldBytes = bytes;
+  }
+
+  /** What waited goes out in one write (Node's own: it frames bytes), which may find the socket full again. */
+  #drained(): void {
+    const held = this.#takeHeld();
+    if (held === undefined || !this.open) return;
+    if (!this.#res.write(held)) this.#waitForDrain(this.#res);
+  }
+
+  /** The bytes waiting for 'drain', no longer held here; undefined when none. */
+  #takeHeld(): Buffer | undefined {
+    const held = this.#held;
+    this.#held = undefined;
+    return held === undefined || this.#heldBytes === 0 ? undefined : held.subarray(0, this.#heldBytes);
   }
 
   /**
@@ -298,6 +368,9 @@ class NodeExchange implements HttpExchange {
 
   end(): void {
     if (this.#ended) return;
+    const held = this.#takeHeld();
+    // What waited for 'drain' goes before the end, into Node's buffer (bounded by #maxHeld).
+    if (held !== undefined && !this.#gone) this.#res.write(held);
     this.#ended = true;
     if (!this.#gone) this.#res.end();
   }
@@ -334,8 +407,10 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: (e
  */
 export function createNodeHandler(server: Server | ServerCore, options?: NodeHandlerOptions): NodeHandler {
   const core = resolveCore(server);
-  const handler = new HttpHandler(core, resolveOptions(options), options);
+  const resolved = resolveOptions(options);
+  const handler = new HttpHandler(core, resolved, options);
   const clientAddress = options?.clientAddress;
+  const maxHeld = resolved.maxStreamBufferBytes;
   const fn = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -345,7 +420,7 @@ export function createNodeHandler(server: Server | ServerCore, options?: NodeHan
       else res.writeHead(404, { 'content-type': 'application/json' }).end(NOT_FOUND_BODY);
       return;
     }
-    void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1), clientAddress), true);
+    void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1), clientAddress, maxHeld), true);
   };
   return Object.assign(fn, { close: () => handler.close() });
 }

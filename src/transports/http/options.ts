@@ -40,6 +40,15 @@ export interface EndpointOptions {
   /** SSE comment keep-alive interval for open streams; 0 disables. Default 15 000 ms. */
   keepAliveMs?: number;
   /**
+   * The most an event stream (a `subscriptions/listen` stream, the handshake era's GET stream, a
+   * POST answered as SSE, an HTTP+SSE stream) holds for a client that does not read it, in
+   * bytes. Writes wait for the socket to drain; past this much waiting, the stream is closed as
+   * a dropped connection is: a client resumes with `Last-Event-ID` where an event store keeps
+   * the events, or opens its stream again and lists anew. Default 64 KiB, beside what the
+   * operating system buffers for the connection, which absorbs a burst first.
+   */
+  maxStreamBufferBytes?: number;
+  /**
    * Protects the endpoint with OAuth 2.1 (MCP authorization): every request needs an access
    * token from `issuer`, issued for this server (its audience), with `scopes`; the protected
    * resource metadata (RFC 9728) is served at the well-known paths; handlers see the verified
@@ -59,6 +68,7 @@ export interface ResolvedOptions {
   readonly bodyTimeoutMs: number;
   readonly sseAlways: boolean;
   readonly keepAliveMs: number;
+  readonly maxStreamBufferBytes: number;
   readonly auth: ResourceServerOptions | undefined;
 }
 
@@ -76,8 +86,16 @@ export function resolveOptions(o: EndpointOptions = {}): ResolvedOptions {
     bodyTimeoutMs: o.bodyTimeoutMs ?? 30_000,
     sseAlways: o.sse === 'always',
     keepAliveMs: o.keepAliveMs ?? 15_000,
+    maxStreamBufferBytes: nonNegative('maxStreamBufferBytes', o.maxStreamBufferBytes) ?? 64 * 1024,
     auth: o.auth,
   };
+}
+
+/** A byte count option: a number of 0 or more, or absent. */
+function nonNegative(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`${name} must be a number of 0 or more, not ${String(value)}`);
+  return value;
 }
 
 /** Sends a configuration warning to `onWarning`, else where the server's go (a core without `reportWarning`: stderr). */
