@@ -3,8 +3,9 @@
  * twenty `subscriptions/listen` streams whose client holds its sockets but reads nothing, then
  * 100,000 list changes; the server's resident memory (as a user sees it, no forced GC) grows
  * by less than 10 MB, the stalled streams are closed, and a client that reads receives every
- * event, in order, once. Over stdio, a client that stops reading stdout stops the server
- * reading stdin (its answers wait, bounded), and gets every answer, in order, once it reads.
+ * event, in order, once. A client whose user never reads its listen stream retains no more
+ * than its queue's bound. Over stdio, a client that stops reading stdout stops the server reading stdin (its
+ * answers wait, bounded), and gets every answer, in order, once it reads.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -116,6 +117,36 @@ test('twenty stalled listen streams and 100,000 changes: RSS grows < 10 MB; a re
     await server.stop();
   }
 });
+
+test('a client whose user never reads its listen stream, flooded with 200,000 changes, keeps what it retains bounded', {
+  timeout: 300_000,
+}, async () => {
+  const server = await startHttp();
+  try {
+    const { stdout } = await runNode(['--expose-gc', fixture('backpressure', 'idle-listener.js'), server.url.href]);
+    type Point = { rss: number; retained: number };
+    const { before, after } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { before: Point; after: Point };
+    // The queue keeps the newest 1,000 (maxQueuedNotifications); all 200,000 would be ~50 MB.
+    const grew = (after.retained - before.retained) / MB;
+    assert.ok(
+      grew < 2,
+      `the client retains ${grew.toFixed(1)} MB more (RSS ${(before.rss / MB).toFixed(0)} → ${(after.rss / MB).toFixed(0)} MB)`,
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+/** Runs a Node script to its end; its stdout. */
+function runNode(args: string[]): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`${args.join(' ')} exited with ${code}`))));
+  });
+}
 
 /** VmRSS of a process, in bytes (Linux). */
 function rssOfPid(pid: number): number {
