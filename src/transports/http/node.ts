@@ -66,6 +66,9 @@ function flushHead(ex: NodeExchange): void {
 function endTick(ex: NodeExchange, socket: Socket): void {
   ex.endTick(socket);
 }
+function endResTick(ex: NodeExchange): void {
+  ex.endResTick();
+}
 
 /** What a stream holds when its socket has just said it is full: nothing yet. */
 const EMPTY = Buffer.alloc(0);
@@ -109,6 +112,8 @@ class NodeExchange implements HttpExchange {
   /** An event went to the socket in this tick; #corked: the socket was corked for those after it. */
   #tick = false;
   #corked = false;
+  /** An event went through `res.write` in this tick. */
+  #resTick = false;
   /** The most a stream may hold for a reader that does not drain (`maxStreamBufferBytes`). */
   readonly #maxHeld: number;
   /**
@@ -287,24 +292,41 @@ class NodeExchange implements HttpExchange {
     }
     const socket = this.#direct ? this.#res.socket : null;
     if (socket?.writable) {
-      this.#writeChunk(socket, chunk);
-      if (socket.writableNeedDrain) this.#waitForDrain(socket);
+      // Full since an earlier turn: this turn waits. (Within a turn the writes are corked, so
+      // the buffer fills by design before any of it is offered to the connection.)
+      if (!this.#tick && socket.writableNeedDrain) this.#waitForDrain(socket, chunk);
+      else this.#writeChunk(socket, chunk);
       return;
     }
     this.#headPending = false;
     const res = this.#res;
-    if (!res.write(chunk)) this.#waitForDrain(res);
+    // As above: Node corks the connection for a turn too, so only an earlier turn's fullness counts.
+    if (!this.#resTick && res.writableNeedDrain) {
+      this.#waitForDrain(res, chunk);
+      return;
+    }
+    if (!this.#resTick) {
+      this.#resTick = true;
+      process.nextTick(endResTick, this);
+    }
+    res.write(chunk);
     this.#direct = writesDirectly(res);
+  }
+
+  /** @internal */
+  endResTick(): void {
+    this.#resTick = false;
   }
 
   /**
    * The socket said it is full: what comes next waits here for its 'drain' instead of piling
    * up in Node's buffers, and a reader that stops reading for good costs at most `#maxHeld`.
    */
-  #waitForDrain(emitter: Socket | ServerResponse): void {
+  #waitForDrain(emitter: Socket | ServerResponse, first?: string): void {
     this.#held = EMPTY;
     this.#heldBytes = 0;
     emitter.once('drain', () => this.#drained());
+    if (first !== undefined) this.#hold(first);
   }
 
   #hold(chunk: string): void {
@@ -330,8 +352,7 @@ class NodeExchange implements HttpExchange {
   /** What waited goes out in one write (Node's own: it frames bytes), which may find the socket full again. */
   #drained(): void {
     const held = this.#takeHeld();
-    if (held === undefined || !this.open) return;
-    if (!this.#res.write(held)) this.#waitForDrain(this.#res);
+    if (held !== undefined && this.open) this.#res.write(held);
   }
 
   /** The bytes waiting for 'drain', no longer held here; undefined when none. */
