@@ -3,7 +3,7 @@
  * the `Asker` (how `elicit`/`sample`/`roots` reach the client, ask.ts) and the emitters
  * (where progress and logs go).
  */
-import type { JsonRpcMessage, JsonRpcNotification, RequestId } from '../protocol/jsonrpc.js';
+import { isRequestId, type JsonRpcMessage, type JsonRpcNotification, type RequestId } from '../protocol/jsonrpc.js';
 import { revision } from '../protocol/revisions.js';
 import type { Era, ProtocolVersion } from '../protocol/versions.js';
 import {
@@ -179,7 +179,8 @@ export class Call implements RequestContext {
 
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta?.progressToken;
-    if (typeof token !== 'string' && typeof token !== 'number') return;
+    // A progress token is a string or an integer (basic/utilities/progress.mdx), as a request id is.
+    if (!isRequestId(token)) return;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     // `message` joined the progress notification in 2025-03-26.

@@ -2,8 +2,9 @@
  * Each kind of event stream ends, as its revision allows, when its client stops reading (raw
  * sockets on 127.0.0.1 that stop reading after the response head, `maxStreamBufferBytes` at
  * 16 KiB): a 2025-11-25 session's GET stream is closed, so the session may open it again (a
- * second one is refused while the first is open); a 2026-07-28 POST answered as an event stream
- * is closed, which cancels its request (the handler's signal aborts). The listen stream's case,
+ * second one is refused while the first is open); a 2024-11-05 HTTP+SSE stream is closed and its
+ * session ends with it (a POST to it then gets 404); a 2026-07-28 POST answered as an event
+ * stream is closed, which cancels its request (the handler's signal aborts). The listen stream's case,
  * with memory measured, is test/reliability/stalled-readers.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -14,8 +15,13 @@ import { serveHttp } from '../../src/transports/http/index.js';
 import { modernMeta } from '../support/peer.js';
 import { until } from '../support/wait.js';
 
-/** Sends a request on a raw socket and stops reading once the response head has arrived. */
-async function stalledRequest(port: number, head: string, body = ''): Promise<{ socket: net.Socket; received: string }> {
+/** Sends a request on a raw socket and stops reading once `enough` of the response has arrived (its head, by default). */
+async function stalledRequest(
+  port: number,
+  head: string,
+  body = '',
+  enough: (received: string) => boolean = (r) => r.includes('\r\n\r\n'),
+): Promise<{ socket: net.Socket; received: string }> {
   const socket = net.connect(port, '127.0.0.1');
   socket.on('error', () => {});
   let received = '';
@@ -25,7 +31,7 @@ async function stalledRequest(port: number, head: string, body = ''): Promise<{ 
     socket.setEncoding('utf8');
     socket.on('data', (c: string) => {
       received += c;
-      if (received.includes('\r\n\r\n')) {
+      if (enough(received)) {
         socket.removeAllListeners('data');
         socket.pause();
         resolve();
@@ -85,6 +91,43 @@ test('2025-11-25: a GET stream that is not read is closed past the bound; the se
     assert.match(reopened.received, /content-type: text\/event-stream/i);
   } finally {
     for (const s of stalled) s.destroy();
+    await http.close();
+    server.close();
+  }
+});
+
+test('2024-11-05: an HTTP+SSE stream that is not read is closed past the bound, and its session ends', { timeout: 120_000 }, async () => {
+  const server = createServer({ name: 'stall', version: '1.0.0' });
+  server.tool('t', () => 't');
+  const http = await serveHttp(server, { host: '127.0.0.1', port: 0, maxStreamBufferBytes: 16 * 1024 });
+  let socket: net.Socket | undefined;
+  try {
+    const stalled = await stalledRequest(
+      Number(http.url.port),
+      `GET ${http.url.pathname} HTTP/1.1\r\nAccept: text/event-stream\r\n`,
+      '',
+      (r) => /event: endpoint\ndata: \S+\n\n/.test(r),
+    );
+    socket = stalled.socket;
+    const endpoint = new URL(/event: endpoint\ndata: (\S+)\n/.exec(stalled.received)![1]!, http.url);
+    const post = (body: object) =>
+      fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'stalled', version: '1.0.0' } },
+    };
+    assert.equal((await post(initialize)).status, 202);
+    assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+
+    for (let i = 0; i < 200_000; i++) {
+      server.listChanged('tools');
+      if (i % 1000 === 999) await turn();
+    }
+    await until(async () => (await post({ jsonrpc: '2.0', id: 2, method: 'ping' })).status === 404, 'the session gone with its stream');
+  } finally {
+    socket?.destroy();
     await http.close();
     server.close();
   }

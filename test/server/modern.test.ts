@@ -144,6 +144,10 @@ test('progress goes out for a _meta progressToken and not without one (basic/pat
     );
     await peer.modern('tools/call', { name: 'progress', arguments: {} });
     await peer.assertNone((m) => m.method === 'notifications/progress', 'progress without a token');
+    // A progress token is a string or an integer: a fractional one names nothing to report on.
+    const r = await peer.modern('tools/call', { name: 'progress', arguments: {} }, { meta: { progressToken: 0.5 } });
+    assert.ok(r.result, 'the call is answered');
+    await peer.assertNone((m) => m.method === 'notifications/progress', 'progress for a token that is not string or integer');
   });
 });
 
