@@ -1,13 +1,15 @@
 /**
  * `maxStreamBufferBytes` on the web-standard handler (Bun, Deno, Workers): a listen stream
  * whose body nobody reads holds at most that much; past it the stream is closed and its
- * subscription ends, while a stream that is read gets every event. The Node handler's bound is
- * measured with real sockets in test/reliability/stalled-readers.test.ts.
+ * subscription ends, while a stream that is read gets every event, also a burst larger than
+ * the bound written within one turn (on both handlers). The Node handler's bound with stalled
+ * sockets is test/reliability/stalled-readers.test.ts and test/http-e2e/stalled-streams.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createServer } from '../../src/server/index.js';
-import { createFetchHandler, createNodeHandler } from '../../src/transports/http/index.js';
+import { connect } from '../../src/client/index.js';
+import { createFetchHandler, createNodeHandler, serveHttp } from '../../src/transports/http/index.js';
 import { modernMeta } from '../support/peer.js';
 import { until } from '../support/wait.js';
 
@@ -55,6 +57,54 @@ test('fetch handler: an unread listen stream is closed past maxStreamBufferBytes
     await reading;
   } finally {
     await handler.close();
+    server.close();
+  }
+});
+
+test('fetch handler: a burst past the bound within one turn reaches a stream that is read', async () => {
+  const server = createServer({ name: 'bound', version: '1.0.0' });
+  server.tool('t', () => 't');
+  const handler = createFetchHandler(server, { maxStreamBufferBytes: 16 * 1024 });
+  try {
+    const read = await handler(listenRequest('read'));
+    const reader = read.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    const reading = (async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) received += decoder.decode(r.value, { stream: true });
+    })();
+    await until(() => received.includes('acknowledged'), 'the stream open');
+    for (let i = 0; i < 2_000; i++) server.listChanged('tools'); // about 300 KB before the runtime can take any
+    await until(() => (received.match(/notifications\/tools\/list_changed/g) ?? []).length === 2_000, 'the whole burst');
+    assert.equal(server.stats().listenStreams, 1);
+    await reader.cancel();
+    await reading;
+  } finally {
+    await handler.close();
+    server.close();
+  }
+});
+
+test('Node handler: a burst past the bound within one turn reaches a client that reads', async () => {
+  const server = createServer({ name: 'bound', version: '1.0.0' });
+  server.tool('t', () => 't');
+  const http = await serveHttp(server, { host: '127.0.0.1', port: 0, maxStreamBufferBytes: 16 * 1024 });
+  const client = await connect(http.url, { protocolVersion: '2026-07-28', maxQueuedNotifications: 10_000 });
+  const stop = new AbortController();
+  let heard = 0;
+  const listening = (async () => {
+    for await (const _ of client.listen({ toolsListChanged: true }, { signal: stop.signal })) heard++;
+  })();
+  try {
+    await until(() => server.stats().listenStreams === 1, 'the stream open');
+    for (let i = 0; i < 2_000; i++) server.listChanged('tools');
+    await until(() => heard === 2_000, 'the whole burst');
+    assert.equal(server.stats().listenStreams, 1, 'the stream stayed open');
+  } finally {
+    stop.abort();
+    await listening;
+    await client.close();
+    await http.close();
     server.close();
   }
 });

@@ -15,6 +15,25 @@ const TIMEOUT: BodyResult = { kind: 'timeout' };
 const ABORTED: BodyResult = { kind: 'aborted' };
 const encoder = new TextEncoder();
 const byteLength = (chunk: Uint8Array) => chunk.byteLength;
+
+/**
+ * Turns of the event loop, counted by one shared timer while streams write: a stream's queue is
+ * judged at its first write of a turn, on what earlier turns left in it, so that a burst written
+ * within one turn (before the runtime could take any of it) is not taken for a stalled reader.
+ */
+let turn = 0;
+let turnScheduled = false;
+function nextTurn(): void {
+  turn++;
+  turnScheduled = false;
+}
+function currentTurn(): number {
+  if (!turnScheduled) {
+    turnScheduled = true;
+    setTimeout(nextTurn, 0);
+  }
+  return turn;
+}
 const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
 const INTERNAL_ERROR_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' } });
 
@@ -41,6 +60,8 @@ class FetchExchange implements HttpExchange {
   #gone = false;
   /** The most a stream may hold for a reader that does not drain (`maxStreamBufferBytes`). */
   readonly #maxHeld: number;
+  /** The turn of this stream's last write (`currentTurn`). */
+  #turn = -1;
 
   get publicPathname(): string {
     return this.pathname;
@@ -138,17 +159,22 @@ class FetchExchange implements HttpExchange {
     if (this.#state !== 'streaming' || this.#gone) return;
     const controller = this.#controller;
     if (controller === undefined) return;
+    const now = currentTurn();
+    if (now !== this.#turn) {
+      this.#turn = now;
+      if (controller.desiredSize !== null && controller.desiredSize < 0) {
+        // Earlier turns left more than the bound untaken: the reader does not drain. The stream
+        // ends as a dropped connection does (its client resumes with Last-Event-ID where an
+        // event store keeps the events, or lists again).
+        this.#lost();
+        controller.error(new Error(`the client did not read this event stream (over ${this.#maxHeld} bytes waiting)`));
+        return;
+      }
+    }
     try {
       controller.enqueue(encoder.encode(chunk));
     } catch {
       this.#lost();
-      return;
-    }
-    if (controller.desiredSize !== null && controller.desiredSize < 0) {
-      // The reader does not drain: the stream ends as a dropped connection does (its client
-      // resumes with Last-Event-ID where an event store keeps the events, or lists again).
-      this.#lost();
-      controller.error(new Error(`the client did not read this event stream (over ${this.#maxHeld} bytes waiting)`));
     }
   }
 
