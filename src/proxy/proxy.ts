@@ -23,8 +23,8 @@ export interface ProxyOptions {
   hide?: Hide;
   /**
    * The proxy's own roots: what an upstream's `roots/list` gets when no downstream call is in
-   * flight to ask (an upstream may ask at its start). Default none: an empty list. Asked during
-   * a call, the downstream client answers with its own.
+   * flight to ask (an upstream may ask at its start), or when that call's client has no roots.
+   * Default none: an empty list. Asked during the call of a client with roots, it answers.
    */
   roots?: readonly Root[];
   /** Reconnection to the upstream when it goes away (command dies, URL unreachable): attempts and backoff (default 5 attempts from 500 ms, doubling). */

@@ -296,3 +296,11 @@ test("proxy: a connected Client as the upstream, and tools of the proxy's own ne
     await proxy.close();
   }
 });
+
+test('createProxy: roots must be file:// roots, said before anything is started', async () => {
+  const [clientSide] = createMemoryPair();
+  await assert.rejects(createProxy(clientSide, { roots: [{ uri: '/home/me/project' }] }), {
+    name: 'TypeError',
+    message: 'createProxy: options.roots is a list of roots, each { uri: "file://…", name? }',
+  });
+});
