@@ -227,7 +227,13 @@ test('Redis killed, then back empty: replicas go on, writes and unknown sessions
       assert.equal((await peer.notify('notifications/initialized')).status, 202);
       const openedAt = performance.now();
       const onA = peerOn(s.a, peer.sessionId);
-      assert.equal(text(await onA.request('tools/call', { name: 'whoami', arguments: {} })), peer.sessionId);
+      // A serves it once its own connection to Redis is back, which may be a moment after C's:
+      // until then it refuses a session it cannot look up (503), as during the outage.
+      await until(
+        async () => text(await onA.request('tools/call', { name: 'whoami', arguments: {} })) === peer.sessionId,
+        'A to serve the session opened on C',
+        RECOVERY_LIMIT_MS,
+      );
       return { onA, openedAt };
     };
     const [goneAt, fresh2] = await Promise.all([goneEverywhere(), newSession()]);

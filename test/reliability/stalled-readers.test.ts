@@ -126,10 +126,11 @@ test('a client whose user never reads its listen stream, flooded with 200,000 ch
     const { stdout } = await runNode(['--expose-gc', fixture('backpressure', 'idle-listener.js'), server.url.href]);
     type Point = { rss: number; retained: number };
     const { before, after } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { before: Point; after: Point };
-    // The queue keeps the newest 1,000 (maxQueuedNotifications); all 200,000 would be ~50 MB.
+    // The queue keeps the newest 1,000 (maxQueuedNotifications, ~0.3 MB), beside code compiled
+    // meanwhile and what is still in flight; all 200,000 kept would be ~50 MB.
     const grew = (after.retained - before.retained) / MB;
     assert.ok(
-      grew < 2,
+      grew < 8,
       `the client retains ${grew.toFixed(1)} MB more (RSS ${(before.rss / MB).toFixed(0)} → ${(after.rss / MB).toFixed(0)} MB)`,
     );
   } finally {
