@@ -8,11 +8,11 @@
  * handlers like any other (§Input Required Status); progress keeps the token of the
  * original request (§Task Progress Notifications).
  */
-import { JanusError, McpError } from '../../protocol/errors.js';
+import { McpError } from '../../protocol/errors.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { CallOptions, Progress } from '../peer.js';
 import { resultFor } from '../results.js';
-import { cancelledByServer, pause, unknownTask, type TaskPort } from '../tasks/port.js';
+import { cancelledByServer, getTask, pause, type TaskPort } from '../tasks/port.js';
 import { snapshotOf, type TaskSnapshot } from '../tasks/snapshot.js';
 import type { TaskDriver } from '../tasks/tool-task.js';
 
@@ -30,17 +30,9 @@ export class LegacyTaskDriver implements TaskDriver {
   }
 
   async get(signal?: AbortSignal): Promise<TaskSnapshot> {
-    const { taskId } = this.last;
-    let wire: Record<string, unknown>;
-    try {
-      wire = await this.port.request('tasks/get', { taskId }, { ...this.options, signal });
-    } catch (e) {
-      throw unknownTask(taskId, e);
-    }
-    const s = snapshotOf(wire, 'tasks/get');
-    if (s.taskId !== taskId) throw new JanusError('PROTOCOL', `tasks/get for ${taskId} answered about ${s.taskId}`);
-    this.last = s;
-    return s;
+    const { snapshot } = await getTask(this.port, this.last.taskId, this.options, signal);
+    this.last = snapshot;
+    return snapshot;
   }
 
   async follow(seen: (s: TaskSnapshot) => void, stop: AbortSignal): Promise<CallToolResult> {

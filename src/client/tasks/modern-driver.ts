@@ -10,8 +10,8 @@ import { JanusError, McpError } from '../../protocol/errors.js';
 import type { CallToolResult, InputRequest } from '../../protocol/types.js';
 import type { CallOptions } from '../peer.js';
 import { resultFor } from '../results.js';
-import { cancelledByServer, pause, unknownTask, type TaskPort } from './port.js';
-import { snapshotOf, type TaskSnapshot } from './snapshot.js';
+import { cancelledByServer, getTask, pause, type TaskPort } from './port.js';
+import type { TaskSnapshot } from './snapshot.js';
 import type { TaskDriver } from './tool-task.js';
 
 type Json = Record<string, unknown>;
@@ -61,17 +61,9 @@ export class ModernTaskDriver implements TaskDriver {
   }
 
   private async detailed(signal: AbortSignal | undefined): Promise<{ snapshot: TaskSnapshot; wire: Json }> {
-    const { taskId } = this.last;
-    let wire: Json;
-    try {
-      wire = await this.port.request('tasks/get', { taskId }, { ...this.options, signal });
-    } catch (e) {
-      throw unknownTask(taskId, e);
-    }
-    const snapshot = snapshotOf(wire, 'tasks/get');
-    if (snapshot.taskId !== taskId) throw new JanusError('PROTOCOL', `tasks/get for ${taskId} answered about ${snapshot.taskId}`);
-    this.last = snapshot;
-    return { snapshot, wire };
+    const got = await getTask(this.port, this.last.taskId, this.options, signal);
+    this.last = got.snapshot;
+    return got;
   }
 
   /** The keys not answered before, each by its handler, all in one `tasks/update`. */

@@ -7,6 +7,7 @@ import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import type { CallOptions } from '../peer.js';
 import type { ServerRequestResult } from '../server-requests.js';
+import { snapshotOf, type TaskSnapshot } from './snapshot.js';
 
 export interface TaskPort {
   request(method: string, params: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>>;
@@ -48,6 +49,27 @@ export function unknownTask(taskId: string, e: unknown): unknown {
     `task ${taskId} is unknown to the server: it expired (its ttl elapsed) or never existed (${e.message})`,
     e.data,
   );
+}
+
+/**
+ * One `tasks/get`, in either task design: the task's snapshot and the wire result it came
+ * from, refused when the answer is about another task and said plainly when it is unknown.
+ */
+export async function getTask(
+  port: TaskPort,
+  taskId: string,
+  options: CallOptions,
+  signal: AbortSignal | undefined,
+): Promise<{ snapshot: TaskSnapshot; wire: Record<string, unknown> }> {
+  let wire: Record<string, unknown>;
+  try {
+    wire = await port.request('tasks/get', { taskId }, { ...options, signal });
+  } catch (e) {
+    throw unknownTask(taskId, e);
+  }
+  const snapshot = snapshotOf(wire, 'tasks/get');
+  if (snapshot.taskId !== taskId) throw new JanusError('PROTOCOL', `tasks/get for ${taskId} answered about ${snapshot.taskId}`);
+  return { snapshot, wire };
 }
 
 /** A task the server reports as cancelled (by someone else, or on its own). */
