@@ -123,17 +123,46 @@ const WRAPPERS = new Set(['properties', 'patternProperties', '$ref', '$recursive
 /** Keywords whose `false` schema cfworker reports twice (the keyword, then a `false` leaf under it). */
 const FALSE_OWNERS = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'unevaluatedItems', 'additionalItems']);
 
+/** Keywords whose Ajv message needs no more than the keyword's value in the schema. */
+const WORDED = new Map<string, (value: unknown) => string>(
+  Object.entries({
+    type: (v) => `must be ${[v].flat().join(',')}`,
+    minimum: (v) => `must be >= ${v}`,
+    maximum: (v) => `must be <= ${v}`,
+    exclusiveMinimum: (v) => `must be > ${v}`,
+    exclusiveMaximum: (v) => `must be < ${v}`,
+    multipleOf: (v) => `must be multiple of ${v}`,
+    minLength: (v) => `must NOT have fewer than ${v} characters`,
+    maxLength: (v) => `must NOT have more than ${v} characters`,
+    minItems: (v) => `must NOT have fewer than ${v} items`,
+    maxItems: (v) => `must NOT have more than ${v} items`,
+    minProperties: (v) => `must NOT have fewer than ${v} properties`,
+    maxProperties: (v) => `must NOT have more than ${v} properties`,
+    maxContains: (v) => `must contain at most ${v} valid item(s)`,
+    pattern: (v) => `must match pattern "${v}"`,
+    enum: () => 'must be equal to one of the allowed values',
+    const: () => 'must be equal to constant',
+    not: () => 'must NOT be valid',
+    anyOf: () => 'must match a schema in anyOf',
+    oneOf: () => 'must match exactly one schema in oneOf',
+    propertyNames: () => 'property name must be valid',
+  }),
+);
+
+/** The JSON pointer one step up (a keyword's schema, an instance's parent). */
+const parentOf = (pointer: string) => pointer.replace(/\/[^/]*$/, '');
+
 /** Each of cfworker's output units as Ajv would word it, wrappers left out. */
 function messagesOf(errors: readonly OutputUnit[], schema: Json): string[] {
   const out: string[] = [];
   /** Instance locations whose `false` leaf a keyword already reported. */
   const reported = new Set<string>();
   for (const e of errors) {
+    if (WRAPPERS.has(e.keyword)) continue;
     const path = e.instanceLocation.replace(/^#/, '') || '(root)';
     const value = keywordValue(schema, e.keywordLocation);
     const said = (what: string) => out.push(`${path} ${what}`);
     const quoted = (re: RegExp) => re.exec(e.error)?.slice(1) ?? [];
-    if (WRAPPERS.has(e.keyword)) continue;
     if (FALSE_OWNERS.has(e.keyword)) {
       const [name] = quoted(/^Property "(.*)" does not match/);
       if (name !== undefined) reported.add(`${e.instanceLocation}/${escapeStep(name)}`);
@@ -143,77 +172,28 @@ function messagesOf(errors: readonly OutputUnit[], schema: Json): string[] {
       else if (e.keyword === 'unevaluatedProperties') said('must NOT have unevaluated properties');
       else if (e.keyword === 'unevaluatedItems') said('must NOT have unevaluated items');
       else {
-        const parent = keywordValue(schema, e.keywordLocation.replace(/\/[^/]*$/, ''));
+        const parent = keywordValue(schema, parentOf(e.keywordLocation));
         const limit = isObject(parent) && Array.isArray(parent.prefixItems) ? parent.prefixItems.length : 0;
         said(`must NOT have more than ${limit} items`);
       }
       continue;
     }
+    const worded = WORDED.get(e.keyword);
+    if (worded !== undefined) {
+      said(worded(value));
+      continue;
+    }
     switch (e.keyword) {
       case 'false': {
-        const parent = e.instanceLocation.replace(/\/[^/]*$/, '');
+        const parent = parentOf(e.instanceLocation);
         if (!reported.has(e.instanceLocation) && !reported.has(parent)) said('boolean schema is false');
         break;
       }
-      case 'type':
-        said(`must be ${[value].flat().join(',')}`);
-        break;
       case 'required': {
         const [name] = quoted(/required property "(.*)"\.$/);
         said(name === undefined ? e.error : `must have required property '${name}'`);
         break;
       }
-      case 'minimum':
-        said(`must be >= ${value}`);
-        break;
-      case 'maximum':
-        said(`must be <= ${value}`);
-        break;
-      case 'exclusiveMinimum':
-        said(`must be > ${value}`);
-        break;
-      case 'exclusiveMaximum':
-        said(`must be < ${value}`);
-        break;
-      case 'multipleOf':
-        said(`must be multiple of ${value}`);
-        break;
-      case 'minLength':
-        said(`must NOT have fewer than ${value} characters`);
-        break;
-      case 'maxLength':
-        said(`must NOT have more than ${value} characters`);
-        break;
-      case 'minItems':
-        said(`must NOT have fewer than ${value} items`);
-        break;
-      case 'maxItems':
-        said(`must NOT have more than ${value} items`);
-        break;
-      case 'minProperties':
-        said(`must NOT have fewer than ${value} properties`);
-        break;
-      case 'maxProperties':
-        said(`must NOT have more than ${value} properties`);
-        break;
-      case 'pattern':
-        said(`must match pattern "${value}"`);
-        break;
-      case 'enum':
-        said('must be equal to one of the allowed values');
-        break;
-      case 'const':
-        said('must be equal to constant');
-        break;
-      case 'not':
-        said('must NOT be valid');
-        break;
-      case 'anyOf':
-        said('must match a schema in anyOf');
-        break;
-      case 'oneOf':
-        said('must match exactly one schema in oneOf');
-        break;
       case 'if': {
         const [branch] = quoted(/"(then|else)"/);
         said(`must match "${branch ?? 'then'}" schema`);
@@ -221,13 +201,10 @@ function messagesOf(errors: readonly OutputUnit[], schema: Json): string[] {
       }
       case 'contains':
       case 'minContains': {
-        const parent = keywordValue(schema, e.keywordLocation.replace(/\/[^/]*$/, ''));
+        const parent = keywordValue(schema, parentOf(e.keywordLocation));
         said(`must contain at least ${isObject(parent) && typeof parent.minContains === 'number' ? parent.minContains : 1} valid item(s)`);
         break;
       }
-      case 'maxContains':
-        said(`must contain at most ${value} valid item(s)`);
-        break;
       case 'uniqueItems': {
         const [i, j] = quoted(/indexes (\d+) and (\d+)/).map(Number);
         said(
@@ -242,9 +219,6 @@ function messagesOf(errors: readonly OutputUnit[], schema: Json): string[] {
         said(has === undefined ? e.error : `must have property ${lacks} when property ${has} is present`);
         break;
       }
-      case 'propertyNames':
-        said('property name must be valid');
-        break;
       default:
         said(e.error.replace(/\.$/, ''));
     }
