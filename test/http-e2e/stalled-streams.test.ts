@@ -8,39 +8,13 @@
  * with memory measured, is test/reliability/stalled-readers.test.ts.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import type net from 'node:net';
 import { test } from 'node:test';
 import { createServer } from '../../src/server/index.js';
 import { serveHttp } from '../../src/transports/http/index.js';
 import { modernMeta } from '../support/peer.js';
+import { stalledRequest } from '../support/stalled-socket.js';
 import { until } from '../support/wait.js';
-
-/** Sends a request on a raw socket and stops reading once `enough` of the response has arrived (its head, by default). */
-async function stalledRequest(
-  port: number,
-  head: string,
-  body = '',
-  enough: (received: string) => boolean = (r) => r.includes('\r\n\r\n'),
-): Promise<{ socket: net.Socket; received: string }> {
-  const socket = net.connect(port, '127.0.0.1');
-  socket.on('error', () => {});
-  let received = '';
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.once('close', () => reject(new Error(`the connection closed before the response head: ${received}`)));
-    socket.setEncoding('utf8');
-    socket.on('data', (c: string) => {
-      received += c;
-      if (enough(received)) {
-        socket.removeAllListeners('data');
-        socket.pause();
-        resolve();
-      }
-    });
-    socket.write(`${head}Host: 127.0.0.1:${port}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  });
-  return { socket, received };
-}
 
 const turn = () => new Promise((r) => setImmediate(r));
 

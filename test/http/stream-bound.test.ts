@@ -31,6 +31,24 @@ function listenRequest(id: string): Request {
   });
 }
 
+/** Reads a response's body as it comes: the text so far, the tools list_changed events in it, and a way to stop. */
+function readAll(response: Response): { text(): string; changes(): number; stop(): Promise<void> } {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let received = '';
+  const reading = (async () => {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) received += decoder.decode(r.value, { stream: true });
+  })();
+  return {
+    text: () => received,
+    changes: () => (received.match(/notifications\/tools\/list_changed/g) ?? []).length,
+    async stop() {
+      await reader.cancel();
+      await reading;
+    },
+  };
+}
+
 test('fetch handler: an unread listen stream is closed past maxStreamBufferBytes; a read one gets every event', async () => {
   const server = createServer({ name: 'bound', version: '1.0.0' });
   server.tool('t', () => 't');
@@ -39,22 +57,16 @@ test('fetch handler: an unread listen stream is closed past maxStreamBufferBytes
     const unread = await handler(listenRequest('unread'));
     const read = await handler(listenRequest('read'));
     assert.equal(server.stats().listenStreams, 2);
-    const reader = read.body!.getReader();
-    const decoder = new TextDecoder();
-    let received = '';
-    const reading = (async () => {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) received += decoder.decode(r.value, { stream: true });
-    })();
+    const reading = readAll(read);
     const EVENTS = 2_000; // about 300 KB per stream: far past the bound
     for (let i = 0; i < EVENTS; i++) {
       server.listChanged('tools');
       if (i % 10 === 9) await new Promise((r) => setImmediate(r));
     }
-    await until(() => (received.match(/notifications\/tools\/list_changed/g) ?? []).length === EVENTS, 'every event on the read stream');
+    await until(() => reading.changes() === EVENTS, 'every event on the read stream');
     assert.equal(server.stats().listenStreams, 1, 'the unread stream ended its subscription');
     await assert.rejects(unread.text(), 'the unread stream was closed with an error, as a dropped connection');
-    await reader.cancel();
-    await reading;
+    await reading.stop();
   } finally {
     await handler.close();
     server.close();
@@ -67,18 +79,12 @@ test('fetch handler: a burst past the bound within one turn reaches a stream tha
   const handler = createFetchHandler(server, { maxStreamBufferBytes: 16 * 1024 });
   try {
     const read = await handler(listenRequest('read'));
-    const reader = read.body!.getReader();
-    const decoder = new TextDecoder();
-    let received = '';
-    const reading = (async () => {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) received += decoder.decode(r.value, { stream: true });
-    })();
-    await until(() => received.includes('acknowledged'), 'the stream open');
+    const reading = readAll(read);
+    await until(() => reading.text().includes('acknowledged'), 'the stream open');
     for (let i = 0; i < 2_000; i++) server.listChanged('tools'); // about 300 KB before the runtime can take any
-    await until(() => (received.match(/notifications\/tools\/list_changed/g) ?? []).length === 2_000, 'the whole burst');
+    await until(() => reading.changes() === 2_000, 'the whole burst');
     assert.equal(server.stats().listenStreams, 1);
-    await reader.cancel();
-    await reading;
+    await reading.stop();
   } finally {
     await handler.close();
     server.close();

@@ -10,12 +10,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import { test } from 'node:test';
 import { type Client, connect } from '../../src/client/index.js';
 import { fixture } from '../support/common.js';
 import { exited } from '../support/example-process.js';
 import { modernMeta } from '../support/peer.js';
+import { stalledRequest } from '../support/stalled-socket.js';
 import { until } from '../support/wait.js';
 
 const SERVER = fixture('backpressure', 'churn-server.js');
@@ -39,7 +40,7 @@ async function startHttp(): Promise<{ child: ChildProcess; url: URL; stop(): Pro
   };
 }
 
-/** A listen stream opened on a raw socket, then never read again (the client "stopped"). */
+/** A listen stream opened on a raw socket, then never read again once acknowledged (the client "stopped"). */
 async function stalledListen(url: URL, id: string): Promise<net.Socket> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
@@ -47,27 +48,10 @@ async function stalledListen(url: URL, id: string): Promise<net.Socket> {
     method: 'subscriptions/listen',
     params: { notifications: ALL_LISTS, _meta: modernMeta() },
   });
-  const socket = net.connect(Number(url.port), '127.0.0.1');
-  socket.on('error', () => {});
-  let head = '';
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.setEncoding('utf8');
-    socket.on('data', (c: string) => {
-      head += c;
-      // The acknowledgement arrived: the stream is open. From here on nothing is read.
-      if (head.includes('notifications/subscriptions/acknowledged')) {
-        socket.removeAllListeners('data');
-        socket.pause();
-        resolve();
-      }
-    });
-    socket.write(
-      `POST ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\n` +
-        `Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  });
+  const head =
+    `POST ${url.pathname} HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+    'MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n';
+  const { socket } = await stalledRequest(Number(url.port), head, body, (r) => r.includes('notifications/subscriptions/acknowledged'));
   return socket;
 }
 
