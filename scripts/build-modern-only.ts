@@ -51,7 +51,7 @@ export function modernOnlySuite(root: string): string[] {
 export function buildModernOnly(): void {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  for (const part of ['src', 'examples', 'test', 'spec', 'scripts']) cpSync(join(ROOT, part), join(OUT, part), { recursive: true });
+  for (const part of ['src', 'test', 'spec', 'scripts']) cpSync(join(ROOT, part), join(OUT, part), { recursive: true });
 
   // The swap: every layer's registering file becomes its twin, and the legacy folders go.
   const src = join(OUT, 'src');
@@ -72,7 +72,7 @@ export function buildModernOnly(): void {
   writeFileSync(join(OUT, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 
   const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
-  tsconfig.include = ['src', 'examples/everything', 'scripts/bundle.ts', 'test/support/*.d.ts', ...modernOnlySuite(ROOT)];
+  tsconfig.include = ['src', 'test/fixtures/everything', 'scripts/bundle.ts', 'test/support/*.d.ts', ...modernOnlySuite(ROOT)];
   writeFileSync(join(OUT, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
 
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');

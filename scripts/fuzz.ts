@@ -1,7 +1,7 @@
 /**
  * `npm run fuzz`: the fuzz properties of test/fuzz at full size, 100,000 frames per transport
  * by default, split over its three channels (no session, a 2025-11-25 session, a 2025-03-26
- * session), against the example server (examples/everything) in a child process. Prints the
+ * session), against the example server (test/fixtures/everything) in a child process. Prints the
  * frames and runs per channel, the seed, and on failure the replay command and the shrunk
  * frames; exits 1 on failure.
  *

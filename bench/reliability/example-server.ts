@@ -1,5 +1,5 @@
 /**
- * The example server (examples/everything/main.js) as the reliability scripts run it: over HTTP
+ * The example server (test/fixtures/everything/main.js) as the reliability scripts run it: over HTTP
  * on a port of our choosing or over stdio, in its own process, with its memory read from /proc.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -8,8 +8,8 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** dist/examples/everything/main.js, from dist/bench/reliability/. */
-export const EXAMPLE_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'everything', 'main.js');
+/** dist/test/fixtures/everything/main.js, from dist/bench/reliability/. */
+export const EXAMPLE_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'everything', 'main.js');
 
 export const SIMPLE_TEXT = 'This is a simple text response for testing.';
 export const MODERN = '2026-07-28';

@@ -145,7 +145,7 @@ async function http_(): Promise<boolean> {
 
   const listenFinal = listenX.complete && listenX.body.includes(`"id":${listenId},"result"`);
   const lost = [...inFlightAtSignal].filter(([o]) => o !== 'result' && o !== 'error answer').reduce((n, [, c]) => n + c, 0);
-  console.log('HTTP (examples/everything/main.js):');
+  console.log('HTTP (test/fixtures/everything/main.js):');
   console.log(`  calls completed before SIGTERM: ${show(beforeSignal)}`);
   console.log(`  calls in flight at SIGTERM:     ${show(inFlightAtSignal)}`);
   console.log(`  calls started after SIGTERM:    ${show(afterSignal)}`);
@@ -192,7 +192,7 @@ async function stdio(): Promise<boolean> {
   child.kill('SIGTERM');
   const exit = await exited;
   const answered = ids.filter((id) => out.includes(`"id":${id},"result"`) || out.includes(`"id":${id},"error"`)).length;
-  console.log('stdio (examples/everything/main.js --stdio):');
+  console.log('stdio (test/fixtures/everything/main.js --stdio):');
   console.log(`  calls in flight at SIGTERM: ${ids.length}, answered before exit: ${answered}`);
   console.log(`  exit: code ${exit.code} signal ${exit.signal} after ${Math.round(performance.now() - t0)} ms`);
   const ok = answered === ids.length && exit.code === 0;

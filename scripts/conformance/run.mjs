@@ -7,7 +7,7 @@
 //                                           [--timeout MS] [--results-dir DIR] [--quiet]
 //   node scripts/conformance/run.mjs client [--requirements SET] [--scenario NAME] [--command CMD]
 //
-// Server leg: starts `node dist/examples/everything/main.js` with PORT=<free port>
+// Server leg: starts `node dist/test/fixtures/everything/main.js` with PORT=<free port>
 // (it must serve http://127.0.0.1:PORT/mcp; one URL serves both wires), then per set:
 //   1. `server --requirements <set>` — the scored scenarios of that set (the referee
 //      also runs the set's not_scored ones, reported for information only);
@@ -44,7 +44,7 @@ const CONFORMANCE_PKG = path.join(ROOT, 'node_modules/@modelcontextprotocol/conf
 const REFEREE = path.join(CONFORMANCE_PKG, 'dist/index.js');
 const SHIM = path.join(ROOT, 'scripts/conformance/node20-shim.mjs');
 const BASELINE_DIR = path.join(ROOT, 'conformance/expected-failures');
-const DEFAULT_FIXTURE = path.join(ROOT, 'dist/examples/everything/main.js');
+const DEFAULT_FIXTURE = path.join(ROOT, 'dist/test/fixtures/everything/main.js');
 const SETS = ['2025-11-25', '2026-07-28'];
 const READY_TIMEOUT_MS = 15_000;
 
@@ -670,7 +670,7 @@ const USAGE = `usage: node scripts/conformance/run.mjs <server|client> [options]
   --requirements <set>   only this set (${SETS.join(' | ')}); default: both in sequence
   --scenario <name>      run only this scenario (judged against the set's baseline)
   --url <url>            test an already running server instead of starting the fixture
-  --fixture <file.js>    fixture server script (default: dist/examples/everything/main.js)
+  --fixture <file.js>    fixture server script (default: dist/test/fixtures/everything/main.js)
   --timeout <ms>         per-scenario timeout passed to the referee (referee default 30000)
   --results-dir <dir>    where to write results (default: results/conformance-<timestamp>)
   --command <cmd>        client leg: the client command (default: ${CLIENT_COMMAND})

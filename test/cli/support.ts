@@ -1,7 +1,7 @@
 /**
  * The `janus-mcp` command as a user runs it: the published (bundled) `node dist/bundle/cli/main.js …`
  * as a child process,
- * against the everything fixture (examples/everything) over HTTP on 127.0.0.1 and over stdio.
+ * against the everything fixture (test/fixtures/everything) over HTTP on 127.0.0.1 and over stdio.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { serveHttp } from '../../src/transports/http/index.js';
 import { EVERYTHING_STDIO } from '../support/stdio-peer.js';
 

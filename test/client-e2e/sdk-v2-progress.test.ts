@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { serveHttp } from '../../src/transports/http/index.js';
 import { EVERYTHING_STDIO } from '../support/stdio-peer.js';
 

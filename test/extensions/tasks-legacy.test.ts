@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { createServer, type Server } from '../../src/server/index.js';
 import { ErrorCode } from '../../src/errors/index.js';
 import { task, tasks } from '../../src/extensions/tasks/index.js';

@@ -1,5 +1,5 @@
 /**
- * The example server (examples/everything, `main.js`: `serveHttp` on 127.0.0.1, port 0) in a
+ * The example server (test/fixtures/everything, `main.js`: `serveHttp` on 127.0.0.1, port 0) in a
  * real child process, and the raw HTTP the fuzz channels speak to it: one POST (or GET) at a
  * time on a keep-alive agent, bodies written whole or chunked at given bytes, JSON and SSE
  * answers read as they come.

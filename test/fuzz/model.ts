@@ -121,7 +121,7 @@ const METHOD_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'resources/unsubscribe': [INVALID_PARAMS],
   'logging/setLevel': [INVALID_PARAMS],
 };
-/** The example's prompts whose handler asks the client (examples/everything/input-required.ts). */
+/** The example's prompts whose handler asks the client (test/fixtures/everything/input-required.ts). */
 const PROMPTS_THAT_ASK = new Set(['test_input_required_result_prompt']);
 /** Methods that ask the client in 2026-07-28 (mrtr.mdx) and so may need a capability the request did not declare. */
 const MAY_NEED_CAPABILITY = new Set(['tools/call', 'prompts/get', 'resources/read']);

@@ -1,5 +1,5 @@
 /**
- * The example server (examples/everything, `main.js --stdio`) in a real child process, fuzzed
+ * The example server (test/fixtures/everything, `main.js --stdio`) in a real child process, fuzzed
  * over its stdin. One channel is one process with one legacy session (stdio has exactly one),
  * initialized or not, which also carries 2026-07-28 requests. Per run the harness writes the
  * frames as one burst (or line by line, or cut at random bytes, UTF-8 sequences included),
@@ -25,8 +25,8 @@ import { plan } from './plan.js';
 import { ANSWER_BOUND_MS } from './runner.js';
 import { IdAllocator } from './wire-text.js';
 
-/** examples/everything/main.js in the compiled tree (test/fuzz/ → the dist root). */
-export const EXAMPLE_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'everything', 'main.js');
+/** test/fixtures/everything/main.js in the compiled tree (test/fuzz/ → the dist root). */
+export const EXAMPLE_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'everything', 'main.js');
 
 /** How the bytes of a run reach the pipe. */
 export type Chunking =
@@ -36,7 +36,7 @@ export type Chunking =
 
 const GOOD = 'janus-fuzz-good-';
 /** Output of the example's own handlers (a tool that throws by design); anything else on stderr is a finding. */
-const HANDLER_OUTPUT = /examples[\\/]everything[\\/]/;
+const HANDLER_OUTPUT = /fixtures[\\/]everything[\\/]/;
 
 /** Stderr text that is not explained by an example handler: one report per `[janus-mcp]` block. */
 export function unexplainedStderr(text: string): string[] {

@@ -2,7 +2,7 @@
  * The values a hostile or broken MCP client puts in its messages, as fast-check generators:
  * prototype keys (`__proto__`, `constructor`, …) as names and as object keys, strings of every
  * code point and up to about half a MiB, numbers JSON cannot keep exactly, wrong types, nesting
- * thousands of levels deep; and the names of what the example server (examples/everything) has.
+ * thousands of levels deep; and the names of what the example server (test/fixtures/everything) has.
  */
 import fc from 'fast-check';
 import { META_CAPS, META_VERSION } from '../support/common.js';
@@ -24,7 +24,7 @@ export const PROTOTYPE_KEYS = [
   'then',
 ] as const;
 
-/** The example server's tools (examples/everything); the slow ones sleep up to 300 ms. */
+/** The example server's tools (test/fixtures/everything); the slow ones sleep up to 300 ms. */
 export const FAST_TOOLS = [
   'test_simple_text',
   'test_image_content',

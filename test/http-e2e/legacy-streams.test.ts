@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import type { Msg } from '../support/common.js';
 import { delay } from '../support/wait.js';
 import { HttpPeer, nextMessage, rpc, serve, type SseEvent } from './support.js';

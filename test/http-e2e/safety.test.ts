@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { MODERN } from '../support/common.js';
 import { JSON_HEADERS } from '../support/http.js';
 import { withClock } from '../support/wait.js';

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { clientKey } from '../../src/transports/http/legacy/sessions.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 import { JSON_HEADERS } from '../support/http.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import net from 'node:net';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { createFetchHandler, createNodeHandler, serveHttp } from '../../src/transports/http/index.js';
 import { JSON_HEADERS } from '../support/http.js';
 

@@ -14,7 +14,7 @@ import { mcpNameField } from '../../src/protocol/request-headers.js';
 import { taskNameField } from '../../src/extensions/tasks/methods.js';
 import { AssertionError } from 'node:assert';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import type { Core } from '../../src/server/core.js';
 import type { Server } from '../../src/server/index.js';
 import { coreOf } from '../../src/server/server.js';

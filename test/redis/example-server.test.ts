@@ -1,6 +1,6 @@
 /**
  * The example server on Redis (`REDIS_URL=… npm run fixture:server`): two processes
- * of examples/everything/main.js, on their own ports, given only the same REDIS_URL, serve one
+ * of test/fixtures/everything/main.js, on their own ports, given only the same REDIS_URL, serve one
  * deployment. An input_required round answered by A is completed by B (the sealing key comes
  * from Redis), and the used state is refused by both (one-time use is shared); a 2025 session
  * opened on A is served by B. Without a reachable Redis the example fails at start with a clear

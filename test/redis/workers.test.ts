@@ -1,5 +1,5 @@
 /**
- * Several worker processes on one machine: examples/workers/main.js under
+ * Several worker processes on one machine: test/fixtures/workers/main.js under
  * `node:cluster`, WORKERS=2 on one PORT and one REDIS_URL. New connections reach both workers,
  * so an input_required round whose first call and retry each go over a fresh connection lands
  * on two workers; it completes every time only because the workers share the sealing key and
@@ -16,8 +16,8 @@ import { MODERN } from '../support/common.js';
 import { until } from '../support/wait.js';
 import { freePort, startRedis, type RedisServer } from './support.js';
 
-/** examples/workers/main.js in the compiled tree (test/redis/ → the dist root). */
-const WORKERS_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workers', 'main.js');
+/** test/fixtures/workers/main.js in the compiled tree (test/redis/ → the dist root). */
+const WORKERS_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'workers', 'main.js');
 const CAPS = { elicitation: { form: {} } };
 const TOOL = 'test_input_required_result_elicitation';
 const START_MS = 15_000;

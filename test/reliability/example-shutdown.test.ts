@@ -1,6 +1,6 @@
 /**
- * The example server (examples/everything/main.js) drains on SIGTERM (docs/reliability.md
- * §SIGTERM under load; examples/everything/shutdown.ts): a call in flight gets its result, a
+ * The example server (test/fixtures/everything/main.js) drains on SIGTERM (docs/reliability.md
+ * §SIGTERM under load; test/fixtures/everything/shutdown.ts): a call in flight gets its result, a
  * 2026-07-28 listen stream its final result (subscriptions.mdx), and the process exits 0; over
  * stdio the signal counts as the end of input (lifecycle.mdx §Shutdown). No timing is assumed:
  * the signal goes once the first progress notification shows the call is running, and the call

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { createServer, type Server } from '../../src/server/index.js';
 import { MODERN, type Msg } from '../support/common.js';
 import { withMemoryPeer, type MemoryPeer } from '../support/peer.js';

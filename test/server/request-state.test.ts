@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { coreOf, InMemoryRequestStateStore, type Inbound, type RequestStateStore } from '../../src/spi/index.js';
 import { createServer, type Server } from '../../src/server/index.js';
 import { McpError } from '../../src/errors/index.js';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createEverythingServer } from '../../examples/everything/server.js';
+import { createEverythingServer } from '../fixtures/everything/server.js';
 import { MODERN } from '../support/common.js';
 import { modernMeta, withMemoryPeer } from '../support/peer.js';
 

@@ -1,4 +1,4 @@
-/** What the everything fixture (examples/everything) answers, for exact transcripts. */
+/** What the everything fixture (test/fixtures/everything) answers, for exact transcripts. */
 import { META_SERVER } from './common.js';
 
 export const INFO = { name: 'janus-everything', version: '0.1.0' };
@@ -21,7 +21,7 @@ export function serverCapabilities(v: string): Record<string, unknown> {
     logging: {},
   };
   if (v >= '2025-03-26') caps.completions = {};
-  // The fixture's task tools (examples/everything/tasks.ts): 2025-11-25's core tasks, the 2026 extension.
+  // The fixture's task tools (test/fixtures/everything/tasks.ts): 2025-11-25's core tasks, the 2026 extension.
   if (v === '2025-11-25') caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
   if (v >= '2026-07-28') caps.extensions = { ...FIXTURE_EXTENSIONS };
   return caps;

@@ -1,5 +1,5 @@
 /**
- * The example server (examples/everything/main.js) as a child process, the way a user runs
+ * The example server (test/fixtures/everything/main.js) as a child process, the way a user runs
  * `npm run fixture:server`: on a free 127.0.0.1 port, with the environment a test gives it, and
  * found by the `listening on <url>` line it writes to stderr.
  */
