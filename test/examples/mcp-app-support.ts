@@ -115,6 +115,10 @@ export async function serveHost(page: string, mcpUrl: string): Promise<HostServe
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
       return;
     }
+    if (req.url === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
     if (req.url !== upstream.pathname) {
       res.writeHead(404).end();
       return;

@@ -5,7 +5,7 @@
  * host sends, call the server's tools through the host, and render what comes back.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -21,7 +21,7 @@ interface Board {
   items: Array<{ id: number; text: string; done: boolean }>;
 }
 
-test("examples/mcp-app: the UI renders the host's call and calls its tools through the AppBridge", { timeout: 480_000 }, async () => {
+test("examples/mcp-app: the UI renders the host's call and calls its tools through the AppBridge", { timeout: 480_000 }, async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'janus-mcp-app-'));
   let server: ExampleServer | undefined;
   let host: HostServer | undefined;
@@ -30,14 +30,29 @@ test("examples/mcp-app: the UI renders the host's call and calls its tools throu
   let client: Client | undefined;
   const pageLog: string[] = [];
   let passed = false;
+  // Where the minutes go (packing builds the whole repository), for whoever has to speed it up.
+  let since = performance.now();
+  const lap = (phase: string) => {
+    t.diagnostic(`${phase}: ${((performance.now() - since) / 1000).toFixed(1)} s`);
+    since = performance.now();
+  };
   try {
     // The example as a user gets it, with the package this checkout packs.
     browser = await launchChromium(); // first: a missing browser fails in a second, not after the install
     const { tarball } = await packFreshClone(work);
+    lap('chromium and npm pack');
     const project = join(work, 'mcp-app');
     cpSync(join(root, 'examples/mcp-app'), project, { recursive: true, filter: (src) => !/[\\/](node_modules|dist)$/.test(src) });
+    // The commands run here are the README's.
+    const readme = readFileSync(join(project, 'README.md'), 'utf8');
+    for (const command of ['npm install', 'npm run build', 'npm start'])
+      assert.ok(readme.includes(`\n${command}`), `the README runs ${command}`);
+    const scripts = (JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    assert.equal(scripts.start, 'node dist/server.js', 'startExample runs what npm start runs');
     await run('npm', ['install', '--prefer-offline', '--no-package-lock', '--loglevel=error', tarball], { cwd: project, env: npmEnv });
+    lap('npm install');
     await run('npm', ['run', 'build'], { cwd: project, env: npmEnv });
+    lap('npm run build');
     server = await startExample(project);
 
     // The Janus client: the UI link and who may see each tool, and an item before the UI opens.
@@ -72,8 +87,15 @@ test("examples/mcp-app: the UI renders the host's call and calls its tools throu
     await board.getByRole('button', { name: 'Add' }).click();
     await item('Bread').waitFor(wait);
     assert.equal(await board.locator('#text').inputValue(), '', 'the field is cleared once the item is added');
+    // A tool error comes back through the host too, and the board says what was wrong.
+    await board.locator('#text').fill('   ');
+    await board.getByRole('button', { name: 'Add' }).click();
+    await board.locator('#status.error').waitFor(wait);
+    assert.match((await board.locator('#status').textContent()) ?? '', /add_todo/);
+    assert.equal(await board.locator('li').count(), 2);
     await item('Milk').locator('input[type=checkbox]').check();
     await board.locator('li.done', { hasText: 'Milk' }).waitFor(wait);
+    assert.equal(await board.locator('#status').textContent(), '', 'a result clears the error');
     assert.equal(await board.locator('#count').textContent(), '1 of 2 open');
 
     // The calls went UI → AppBridge → the host's MCP client → the server.
@@ -94,6 +116,7 @@ test("examples/mcp-app: the UI renders the host's call and calls its tools throu
         { text: 'Bread', done: false },
       ],
     );
+    lap('server and browser');
     passed = true;
   } catch (error) {
     let shot = '';

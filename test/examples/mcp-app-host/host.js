@@ -59,12 +59,13 @@ async function main() {
     if (height !== undefined) iframe.style.height = `${height}px`;
   };
   // Before the page loads, so that the UI's first message finds the bridge listening.
-  await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-  // Forwarding is the bridge's own (it calls the client); record each call on the way.
-  const forward = bridge.oncalltool;
-  bridge.oncalltool = (params, extra) => {
-    report.events.push(`tools/call ${params.name}`);
-    return forward(params, extra);
+  const transport = new PostMessageTransport(iframe.contentWindow, iframe.contentWindow);
+  await bridge.connect(transport);
+  // The bridge forwards the UI's tool calls to the client itself; note each one on its way in.
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'tools/call') report.events.push(`tools/call ${message.params?.name}`);
+    deliver?.(message, extra);
   };
   iframe.srcdoc = content.text.replace(/<head>/i, `<head><meta http-equiv="Content-Security-Policy" content="${policy}">`);
 }
