@@ -1,20 +1,18 @@
 /**
- * What a user gets (issue: "ready to use as published"): the tarball a fresh clone packs,
- * installed by npm into empty projects, where every subpath imports by name, every TypeScript
- * block of the README and of docs/ type-checks under --strict and NodeNext (with Node's types,
- * and without them for the runtime-neutral subpaths), and the README's programs run as
- * written and print what the README says they print.
+ * What a user gets: the tarball a fresh clone packs, installed by npm into empty projects,
+ * where every subpath imports by name, and every TypeScript block of the README and of docs/
+ * type-checks under --strict and NodeNext (with Node's types, and without them for the
+ * runtime-neutral subpaths). The README's quick start is run as written by quickstart.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { connect } from '../../src/client/index.js';
 import {
   blocksOf,
   documents,
+  installedVersion,
   makeProject,
   packFreshClone,
   run,
@@ -23,6 +21,7 @@ import {
   typeCheck,
   writeBlocks,
   writeTsConfig,
+  writeTs7DefaultConfig,
   type Block,
   type Packed,
 } from './support.js';
@@ -194,6 +193,14 @@ describe('in a user project', () => {
       'the docs show the fetch handler in neutral code',
     );
   });
+
+  test("with TypeScript 7's defaults (no `types`, so no @types package) and no @types/node: the neutral subpaths' declarations type-check", async () => {
+    const probe = `${NEUTRAL.map((s, i) => `import * as m${i} from '${s}';`).join('\n')}\nexport const all = [${NEUTRAL.map((_, i) => `m${i}`).join(', ')}];\n`;
+    writeFileSync(join(webProject, 'snippets', 'neutral-entries.ts'), probe);
+    const config = writeTs7DefaultConfig(webProject, ['snippets/neutral-entries.ts']);
+    assert.ok(Number(installedVersion('typescript').split('.')[0]) >= 7, 'the repository type-checks with TypeScript 7 or later');
+    assert.deepEqual(await typeCheck(webProject, new Map(), config), []);
+  });
 });
 
 describe('schema libraries as installed', () => {
@@ -255,53 +262,5 @@ describe('docs/, run as written', () => {
     );
     const files = tests.map((b) => join(nodeProject, 'out', snippetDir(b.doc).slice('snippets/'.length), b.name.replace(/\.ts$/, '.js')));
     await run(process.execPath, ['--test', ...files], { cwd: nodeProject, timeout: 120_000 });
-  });
-});
-
-describe('the README, run as written', () => {
-  const readme = () => blocks.filter((b) => b.doc === 'README.md');
-  const out = (name: string) => join(nodeProject, 'out', snippetDir('README.md').slice('snippets/'.length), name.replace(/\.ts$/, '.js'));
-
-  test('its blocks are exactly the programs run below', () => {
-    assert.deepEqual(
-      readme()
-        .map((b) => b.name)
-        .sort(),
-      ['client.ts', 'http.ts', 'server.ts'],
-    );
-  });
-
-  test('client.ts starts server.ts over stdio, gets an elicited greeting, prints what the README shows, and exits', async () => {
-    const client = readme().find((b) => b.name === 'client.ts')!;
-    assert.ok(client.output, 'the README shows what client.ts prints');
-    const { stdout } = await run(process.execPath, [out('client.ts')], { cwd: join(out('client.ts'), '..'), timeout: 60_000 });
-    assert.equal(stdout, client.output);
-  });
-
-  test('http.ts prints its endpoint, which serves the greeting to a client of either era', async () => {
-    const child = spawn(process.execPath, [out('http.ts')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-    try {
-      let printed = '';
-      child.stdout.setEncoding('utf8');
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: string) => {
-          printed += chunk;
-          const m = /^MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(printed);
-          if (m) resolve(m[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`http.js exited (${code}) after printing ${JSON.stringify(printed)}`)));
-      });
-      for (const era of ['modern', 'legacy'] as const) {
-        const client = await connect(url, { era });
-        try {
-          const result = await client.callTool('greet', { name: 'Ada' });
-          assert.deepEqual(result.content, [{ type: 'text', text: 'Hello, Ada!' }], era);
-        } finally {
-          await client.close();
-        }
-      }
-    } finally {
-      child.kill('SIGTERM');
-    }
   });
 });

@@ -157,14 +157,11 @@ export function writeBlocks(project: string, blocks: Block[]): Map<string, Block
  * Type-checks a project with the repository's TypeScript; errors come back with their place
  * in the docs ("README.md:42: error TS2322 …") instead of the generated file's.
  */
-export async function typeCheck(project: string, where: Map<string, Block>): Promise<string[]> {
+export async function typeCheck(project: string, where: Map<string, Block>, config: string = project): Promise<string[]> {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = await new Promise<string>((resolve) => {
-    execFile(
-      process.execPath,
-      [tsc, '-p', project],
-      { cwd: project, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
-      (_e, stdout, stderr) => resolve(`${stdout}${stderr}`),
+    execFile(process.execPath, [tsc, '-p', config], { cwd: project, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (_e, stdout, stderr) =>
+      resolve(`${stdout}${stderr}`),
     );
   });
   return result
@@ -196,6 +193,18 @@ export function writeTsConfig(project: string, o: TsConfigOptions): void {
   if (o.outDir) Object.assign(compilerOptions, { outDir: o.outDir, rootDir: 'snippets' });
   else compilerOptions.noEmit = true;
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['snippets'] }, null, 2));
+}
+
+/**
+ * A strict NodeNext config that leaves everything else to the compiler: no `lib`, and no
+ * `types` key at all, which under TypeScript 7 means no `@types` package is loaded. Written
+ * beside the project's tsconfig.json as tsconfig.defaults.json, for `files` only; returns its path.
+ */
+export function writeTs7DefaultConfig(project: string, files: string[]): string {
+  const file = join(project, 'tsconfig.defaults.json');
+  const compilerOptions = { strict: true, target: 'ES2022', module: 'NodeNext', noEmit: true };
+  writeFileSync(file, JSON.stringify({ compilerOptions, files }, null, 2));
+  return file;
 }
 
 /** Files reached from an entry by static imports (dynamic `import()` is how optional parts stay out). */
