@@ -37,13 +37,24 @@ before(async () => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-/** A server the page starts: a client of each era connects and sees the same tools. */
+/**
+ * A server the page starts: a client of each era connects, sees the same tools, and calls the
+ * first one with "Ada" for each required string argument (the pages' tools greet or echo it).
+ */
 async function reach(url: string): Promise<void> {
   const names: string[][] = [];
   for (const era of ['modern', 'legacy'] as const) {
     const client = await connect(url, { era });
     try {
-      names.push((await client.listTools()).tools.map((t) => t.name));
+      const { tools } = await client.listTools();
+      names.push(tools.map((t) => t.name));
+      const [tool] = tools;
+      assert.ok(tool, `${url} serves tools`);
+      const schema = tool.inputSchema as { required?: string[] };
+      const args = Object.fromEntries((schema.required ?? []).map((key) => [key, 'Ada']));
+      const result = await client.callTool(tool.name, args);
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      assert.match(text, /Ada/, `${era} era: ${tool.name} answers with the name it was given`);
     } finally {
       await client.close();
     }
