@@ -5,7 +5,7 @@
  * (.ts through tsx, --serve through janus-mcp serve, which starts), and usage errors.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CLI_MAIN, writeServerModule } from '../support.js';
@@ -244,5 +244,76 @@ describe('usage errors exit with 2', () => {
     const r = await installed(m, ['--help']);
     assert.match(r.stdout, /^Usage: janus-mcp install HOST SERVER/);
     assert.match(r.stdout, /claude-desktop, claude-code, cursor, vscode or windsurf/);
+  });
+});
+
+describe('merging into files of every style', () => {
+  const cursorFile = (home: string) => join(home, '.cursor', 'mcp.json');
+  const cases: Array<[string, string, (text: string) => void]> = [
+    [
+      'an empty servers object',
+      '{\n  "mcpServers": {}\n}\n',
+      (t) => assert.equal(t, '{\n  "mcpServers": {\n    "w": {\n      "url": "http://127.0.0.1:1/mcp"\n    }\n  }\n}\n'),
+    ],
+    ['an empty file', '', (t) => assert.deepEqual(JSON.parse(t), { mcpServers: { w: { url: 'http://127.0.0.1:1/mcp' } } })],
+    [
+      'one line',
+      '{"a":1,"mcpServers":{"x":{"url":"http://x/"}}}',
+      (t) => assert.equal(t, '{"a":1,"mcpServers":{"x":{"url":"http://x/"}, "w": {"url":"http://127.0.0.1:1/mcp"}}}'),
+    ],
+    [
+      'CRLF line ends and tabs',
+      '{\r\n\t"mcpServers": {\r\n\t\t"x": {}\r\n\t}\r\n}\r\n',
+      (t) =>
+        assert.equal(
+          t,
+          '{\r\n\t"mcpServers": {\r\n\t\t"x": {},\r\n\t\t"w": {\r\n\t\t\t"url": "http://127.0.0.1:1/mcp"\r\n\t\t}\r\n\t}\r\n}\r\n',
+        ),
+    ],
+    [
+      'no servers key yet',
+      '{\n  "theme": "dark"\n}\n',
+      (t) =>
+        assert.equal(t, '{\n  "theme": "dark",\n  "mcpServers": {\n    "w": {\n      "url": "http://127.0.0.1:1/mcp"\n    }\n  }\n}\n'),
+    ],
+  ];
+  for (const [what, before, check] of cases) {
+    test(what, async () => {
+      const m = machine();
+      mkdirSync(join(m.home, '.cursor'), { recursive: true });
+      writeFileSync(cursorFile(m.home), before);
+      await installed(m, ['cursor', 'http://127.0.0.1:1/mcp', '--name', 'w']);
+      check(readFileSync(cursorFile(m.home), 'utf8'));
+    });
+  }
+
+  for (const [what, text, message] of [
+    ['a list at the top', '[]', /is not a JSON object at the top level/],
+    ['servers that are not an object', '{ "mcpServers": [] }', /mcpServers is not a JSON object/],
+  ] as const) {
+    test(`${what}: refused, left alone`, async () => {
+      const m = machine();
+      mkdirSync(join(m.home, '.cursor'), { recursive: true });
+      writeFileSync(cursorFile(m.home), text);
+      const r = await install(m, ['cursor', 'http://127.0.0.1:1/mcp']);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, message);
+      assert.equal(readFileSync(cursorFile(m.home), 'utf8'), text);
+    });
+  }
+
+  test('a linked file is written through the link, its mode kept; no temporary file is left', async () => {
+    const m = machine();
+    const dotfiles = join(m.root, 'dotfiles');
+    mkdirSync(dotfiles);
+    mkdirSync(join(m.home, '.cursor'));
+    const real = join(dotfiles, 'cursor-mcp.json');
+    writeFileSync(real, '{}\n', { mode: 0o600 });
+    symlinkSync(real, cursorFile(m.home));
+    await installed(m, ['cursor', 'http://127.0.0.1:1/mcp', '--name', 'w']);
+    assert.ok(lstatSync(cursorFile(m.home)).isSymbolicLink());
+    assert.deepEqual(readJson(real), { mcpServers: { w: { url: 'http://127.0.0.1:1/mcp' } } });
+    assert.equal(statSync(real).mode & 0o777, 0o600);
+    assert.deepEqual(readdirSync(dotfiles), ['cursor-mcp.json']);
   });
 });
