@@ -59,8 +59,12 @@ export function parseText(text: string, jsonc: boolean): ParsedText {
   const skip = () => {
     for (;;) {
       const c = text[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\uFEFF') i++;
-      else if (jsonc && c === '/' && text[i + 1] === '/') {
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
+      else if (c === '\uFEFF' && i === 0) {
+        // A byte order mark, which some Windows editors write: JSON.parse takes none.
+        blanks.push([0, 1]);
+        i++;
+      } else if (jsonc && c === '/' && text[i + 1] === '/') {
         const from = i;
         while (i < text.length && text[i] !== '\n') i++;
         blanks.push([from, i]);

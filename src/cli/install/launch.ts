@@ -34,6 +34,7 @@ export interface Built {
 
 const MODULE = /\.(?:[cm]?js|[cm]?ts)$/;
 const TYPESCRIPT = /\.[cm]?ts$/;
+const RUNNERS = /^(?:npx|pnpx|bunx|uvx)(?:\.cmd|\.exe)?$/i;
 
 export function buildLaunch(request: LaunchRequest): Built {
   const { line } = request;
@@ -98,12 +99,9 @@ function commandLaunch(words: string[], request: LaunchRequest, notes: string[])
   if (changed.length > 0) notes.push(`Made absolute (the host starts the server from another folder): ${changed.join(', ')}.`);
   const [command, ...args] = absolute as [string, ...string[]];
   const file = absolute.find((w) => isAbsolute(w) && statSync(w, { throwIfNoEntry: false })?.isFile());
-  const name =
-    file !== undefined
-      ? nameFromFile(file)
-      : basename(command) === 'npx'
-        ? entryName(args.find((a) => !a.startsWith('-')) ?? 'npx')
-        : entryName(basename(command));
+  // A package runner (`npx -y @acme/weather-mcp`, `uvx weather-server`) is named after its package.
+  const runner = RUNNERS.test(basename(command)) ? args.find((a) => !a.startsWith('-')) : undefined;
+  const name = file !== undefined ? nameFromFile(file) : entryName(runner ?? basename(command));
   return { name, launch: { command, args, env: request.env } };
 }
 

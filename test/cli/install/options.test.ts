@@ -317,3 +317,31 @@ describe('merging into files of every style', () => {
     assert.deepEqual(readdirSync(dotfiles), ['cursor-mcp.json']);
   });
 });
+
+describe('text that looks like what it is not', () => {
+  test('a byte order mark is kept; "//" and "/*" inside JSONC strings are strings', async () => {
+    const m = machine();
+    writeStdioServer(m);
+    const file = join(m.project, '.vscode', 'mcp.json');
+    mkdirSync(dirname(file), { recursive: true });
+    const line = '"other": { "type": "http", "url": "http://a//b/*c*/" } // a comment';
+    writeFileSync(file, `\uFEFF{\n  "servers": {\n    ${line}\n  }\n}\n`);
+    await installed(m, ['vscode', 'server.mjs']);
+    const after = readFileSync(file, 'utf8');
+    assert.ok(after.startsWith('\uFEFF{\n'), after);
+    assert.ok(after.includes(`    ${line.replace(' // a comment', '')},\n    "weather-mcp": {`), after);
+    assert.ok(after.includes('// a comment'), after);
+  });
+
+  test('package runners name the entry after their package', async () => {
+    const m = machine();
+    for (const [line, name] of [
+      ['uvx weather-server', 'weather-server'],
+      ['npx -y @acme/weather-mcp@2.1.0', 'weather-mcp'],
+      ['docker run -i --rm acme/weather', 'docker'],
+    ]) {
+      const r = await installed(m, ['--print', line!]);
+      assert.deepEqual(Object.keys(JSON.parse(r.stdout) as object), [name], line);
+    }
+  });
+});
