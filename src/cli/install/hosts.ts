@@ -144,10 +144,6 @@ export function findHost(id: string): Host | undefined {
 export const genericEntry = (launch: Launch): JsonObject =>
   'url' in launch ? { type: 'http', url: launch.url } : withEnv({ command: launch.command, args: launch.args }, launch.env);
 
-export function platformOf(text: string): Platform {
-  return text === 'win32' || text === 'darwin' ? text : 'linux';
-}
-
 export function projectFolder(text: string | undefined): string {
   return resolve(text ?? '.');
 }

@@ -25,6 +25,7 @@ const INSTALL_OPTIONS = {
 } as const;
 
 const PLATFORMS: readonly Platform[] = ['linux', 'darwin', 'win32'];
+const isPlatform = (text: string): text is Platform => (PLATFORMS as readonly string[]).includes(text);
 
 export async function installVerb(args: string[], out: Output): Promise<number> {
   // Everything after `--` is the server's command, its own flags included.
@@ -51,8 +52,8 @@ export async function installVerb(args: string[], out: Output): Promise<number> 
     );
   }
 
-  const platform = (values.platform ?? (PLATFORMS.includes(process.platform as Platform) ? process.platform : 'linux')) as Platform;
-  if (!PLATFORMS.includes(platform)) throw new UsageError(`--platform is one of ${PLATFORMS.join(', ')}, not "${platform}"`, 'install');
+  const platform = values.platform ?? (isPlatform(process.platform) ? process.platform : 'linux');
+  if (!isPlatform(platform)) throw new UsageError(`--platform is one of ${PLATFORMS.join(', ')}, not "${platform}"`, 'install');
   const built = buildLaunch({
     line: dashes === -1 ? serverArgs[0] : undefined,
     words,
