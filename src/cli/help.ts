@@ -21,6 +21,8 @@ Verbs:
   dev FILE [--http HOST:PORT]            the same, reloading it when the file changes
   proxy [--port P | --stdio] [--root DIR]… (--upstream URL | -- COMMAND ARGS…)
                                          serve one server to clients of every revision
+  install HOST SERVER [--name N] [--env K=V]…
+                                         add a server to a host's MCP config file
 
 Options:
   -h, --help       this help; janus-mcp VERB --help for a verb's
@@ -101,4 +103,31 @@ Options:
                             flight to ask (default: none, an empty list)
   -- COMMAND ARGS…          the upstream server's command line
 ${CONNECTING.replace(/an HTTP header on every request/, 'an HTTP header on every upstream request')}`,
+
+  install: `Usage: janus-mcp install HOST SERVER [options]
+       janus-mcp install HOST [options] -- COMMAND ARGS…
+       janus-mcp install [HOST] SERVER --print
+
+Adds a server to a host's MCP config file, merged with the servers and settings already there
+(an entry of the same name is refused without --force; a file that is not JSON is refused).
+HOST is claude-desktop, claude-code, cursor, vscode or windsurf.
+
+SERVER is a command line in quotes ("node dist/server.js"; paths that exist are made absolute),
+a file (x.js runs as node /abs/x.js, x.ts as npx -y tsx /abs/x.ts), or the URL of a Streamable
+HTTP server (not for claude-desktop). On Windows, npx is written as cmd /c npx.
+
+Options:
+  --name N                  the entry's name (default: the package.json name, or the file's)
+  --env KEY=VALUE           an environment variable of the server (repeatable)
+  --serve                   FILE exports a Janus server: run it with janus-mcp serve
+  --scope S                 claude-code: local (default), project or user;
+                            cursor: user (default) or project; vscode: workspace (default) or user
+  --project DIR             the project folder of project, workspace and local scopes (default: .)
+  --force                   replace an entry of the same name
+  --dry-run                 print the file's path and its new content, write nothing
+  --print                   print the entry as JSON, for any host, write nothing
+  --platform P              write for linux, darwin or win32 (default: this machine's)
+
+Files are found from HOME (USERPROFILE on Windows), APPDATA on Windows and XDG_CONFIG_HOME on
+Linux. See docs/hosts.md for each host's file and where it shows a server's logs.`,
 };

@@ -6,6 +6,7 @@
 import { UsageError, packageVersion } from './args.js';
 import { callVerb } from './call.js';
 import { discoverVerb, listVerb } from './inspect.js';
+import { installVerb } from './install/verb.js';
 import { processOutput, type Output } from './output.js';
 import { proxyVerb } from './proxy.js';
 import { serveVerb } from './serve.js';
@@ -17,6 +18,7 @@ const VERBS: Record<string, (args: string[], out: Output) => Promise<number>> = 
   serve: (args, out) => serveVerb('serve', args, out),
   dev: (args, out) => serveVerb('dev', args, out),
   proxy: proxyVerb,
+  install: installVerb,
 };
 
 async function run(argv: string[], out: Output = processOutput): Promise<number> {
