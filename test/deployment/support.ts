@@ -141,3 +141,13 @@ export function httpsFetchVia(address: string, ca: string): typeof fetch {
       else reject(new Error(`httpsFetchVia: a body of type ${typeof body} is not supported here`));
     });
 }
+
+/** The page's package, with `janus-mcp` taken from the tarball instead of the registry. */
+export function writePackage(dir: string, janusTarball: string): void {
+  const manifest = JSON.parse(pageFile('package.json')) as { dependencies: Record<string, string> };
+  manifest.dependencies['janus-mcp'] = `file:${janusTarball}`;
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(dir, 'tsconfig.json'), pageFile('tsconfig.json'));
+  writeFileSync(join(dir, 'src', 'server.ts'), pageFile('src/server.ts'));
+}
