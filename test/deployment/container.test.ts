@@ -138,7 +138,7 @@ function discoverWithHost(port: number, host: string): Promise<number> {
   });
 }
 
-test("the Dockerfile's stages build the server, and its CMD serves it with the image's settings", { timeout: 480_000 }, async () => {
+test("the Dockerfile's stages build the server, and its CMD serves it with the image's settings", { timeout: 900_000 }, async () => {
   const janus = await packFreshClone(work);
   const context = join(work, 'context');
   writePackage(context, janus.tarball);

@@ -5,7 +5,7 @@
  * starts it, `npx -y <tarball>` over stdio, by the Janus client.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -24,7 +24,7 @@ const npmEnv = {
   npm_config_prefer_offline: 'true',
 };
 
-test('the packed server runs as `npx -y <tarball>` and a client lists and calls its tool over stdio', { timeout: 420_000 }, async () => {
+test('the packed server runs as `npx -y ./<tarball>` and a client lists and calls its tool over stdio', { timeout: 900_000 }, async () => {
   const janus = await packFreshClone(work);
   const project = join(work, 'my-mcp-server');
   writePackage(project, janus.tarball);
@@ -37,11 +37,10 @@ test('the packed server runs as `npx -y <tarball>` and a client lists and calls 
   // `files` keeps the sources out; prepack built dist/server.js.
   assert.deepEqual(info!.files.map((f) => f.path).sort(), ['dist/server.js', 'package.json']);
 
-  // A host's command: npx -y <package>, started from a folder of its own.
-  const elsewhere = join(work, 'host');
-  mkdirSync(elsewhere);
+  // A host's command, npx -y <package>, with the tarball as the package, as the page runs it
+  // before publishing: `./<file>` beside it (an absolute path needs `file:`, or npx runs the file).
   const client = await connect(
-    { command: 'npx', args: ['-y', join(work, info!.filename)], cwd: elsewhere, env: npmEnv, stderr: 'pipe' },
+    { command: 'npx', args: ['-y', `./${info!.filename}`], cwd: work, env: npmEnv, stderr: 'pipe' },
     { startTimeoutMs: 240_000 },
   );
   try {
