@@ -18,7 +18,7 @@ const count = (o: Options, full: number, quick: number): number => (o.quick ? qu
 
 /**
  * The targets (median ratios from one run): those against bare Node, set for the performance
- * pass (docs/performance.md), which replaced the suite's first, looser ones; and those against
+ * pass (bench/NOTES.md), which replaced the suite's first, looser ones; and those against
  * the official SDK.
  */
 export const TARGETS: Target[] = [
