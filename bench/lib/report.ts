@@ -18,7 +18,7 @@ const count = (o: Options, full: number, quick: number): number => (o.quick ? qu
 
 /**
  * The targets (median ratios from one run): those against bare Node, set for the performance
- * pass (docs/performance.md), which replaced the suite's first, looser ones; and those against
+ * pass (bench/NOTES.md), which replaced the suite's first, looser ones; and those against
  * the official SDK.
  */
 export const TARGETS: Target[] = [
@@ -139,7 +139,7 @@ export function fmt(v: number | null | undefined, unit = ''): string {
   return unit ? `${s} ${unit}` : s;
 }
 
-const fmtRatio = (r: number | null): string => (r === null || Number.isNaN(r) ? '–' : `${r >= 10 ? r.toFixed(1) : r.toFixed(2)}×`);
+export const fmtRatio = (r: number | null): string => (r === null || Number.isNaN(r) ? '–' : `${r >= 10 ? r.toFixed(1) : r.toFixed(2)}×`);
 const metLabel = (r: Row): string => (r.metEach === undefined ? '' : r.metEach.map((m) => (m ? 'yes' : 'NO')).join('; '));
 
 const HEADERS = ['Scenario', 'Step', 'Metric', 'bare', 'janus', 'sdk', 'janus/bare', 'janus/sdk', 'Target (janus)', 'Met'];
