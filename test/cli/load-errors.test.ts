@@ -40,7 +40,7 @@ describe('serve: a module that fails to load says where', () => {
     const r = await runCli(['serve', file]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /^janus-mcp: loading .*throws\.js failed: SyntaxError: Unexpected token 'o', "not json" is not valid JSON$/m);
-    assert.match(r.stderr, new RegExp(`^  at ${escape(file)}:5:21$`, 'm'));
+    assert.match(r.stderr, new RegExp(`^  at ${literal(file)}:5:21$`, 'm'));
     assert.match(r.stderr, /^ {4}const config = JSON\.parse\('not json'\);\n {24}\^$/m);
     assert.match(r.stderr, /^ {2}stack:\n {4}at JSON\.parse \(<anonymous>\)\n {4}at file:\/\/.*throws\.js:5:21$/m);
     assert.doesNotMatch(r.stderr, /node:internal/);
@@ -54,7 +54,7 @@ describe('serve: a module that fails to load says where', () => {
     const r = await runCli(['serve', file]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /^janus-mcp: loading .*server\.js failed: SyntaxError: Unexpected identifier 'is'$/m);
-    assert.match(r.stderr, new RegExp(`^  at ${escape(join(dir, 'helper.js'))}:2:6$`, 'm'));
+    assert.match(r.stderr, new RegExp(`^  at ${literal(join(dir, 'helper.js'))}:2:6$`, 'm'));
     assert.match(r.stderr, /^ {4}this is 'not JavaScript';\n {9}\^\^$/m);
   });
 
@@ -65,7 +65,7 @@ describe('serve: a module that fails to load says where', () => {
     const r = await runCli(['serve', file]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /^janus-mcp: the function .*factory\.js exports failed: Error: no database$/m);
-    assert.match(r.stderr, new RegExp(`^  at ${escape(file)}:2:9$`, 'm'));
+    assert.match(r.stderr, new RegExp(`^  at ${literal(file)}:2:9$`, 'm'));
   });
 
   test('a .ts file in a project without tsx: how to serve it', { timeout: 60_000 }, async () => {
@@ -116,7 +116,7 @@ test('dev: a reload that fails on a syntax error says where, and the old definit
       running.stderr(),
       /^janus-mcp: reloading .*server\.js failed, the previous definitions stay: loading .*server\.js failed: SyntaxError: Unexpected identifier 'is'$/m,
     );
-    assert.match(running.stderr(), new RegExp(`^  at ${escape(file)}:5:6$`, 'm'));
+    assert.match(running.stderr(), new RegExp(`^  at ${literal(file)}:5:6$`, 'm'));
     assert.match(running.stderr(), /^ {4}this is a mistake\n {9}\^\^$/m);
     const client = await connect(url.href);
     try {
@@ -158,6 +158,6 @@ test('serve over stdio: what the module prints while it loads goes to stderr, sa
   );
 });
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
