@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { LineDecoder } from './ndjson.js';
+import { LINE_SHOWN, NotJsonLineError } from './not-json.js';
 import { guardStdout, STDOUT_NOTICE, type StdoutGuard } from './stdout-guard.js';
 import { SENT, type Transport, type TransportHandlers } from './transport.js';
 
@@ -48,21 +49,6 @@ export interface StdioTransportOptions {
    */
   protectStdout?: boolean;
 }
-
-/** A line from the peer that is not JSON (the transport's parse errors); `line` is its start. */
-export class NotJsonLineError extends SyntaxError {
-  constructor(
-    /** The line, cut to its first LINE_SHOWN characters (with `…` when it was longer). */
-    readonly line: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`not JSON: ${JSON.stringify(line)}`, options);
-    this.name = 'NotJsonLineError';
-  }
-}
-
-/** How much of a line that is not JSON its error keeps. */
-const LINE_SHOWN = 200;
 
 export class StdioTransport implements Transport {
   private readonly input: Readable;

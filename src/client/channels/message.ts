@@ -1,7 +1,7 @@
 /** A client channel over a message transport (stdio, in-memory): one shared stream, correlated by id. */
 import { classify, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
-import { NotJsonLineError } from '../../transports/stdio.js';
+import { NotJsonLineError } from '../../transports/not-json.js';
 import type { Transport } from '../../transports/transport.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
 
