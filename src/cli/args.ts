@@ -51,7 +51,11 @@ interface ConnectValues {
 
 /** `--header K:V`, `--protocol-version`, `--era` and `--timeout SECONDS` as `connect()` options. */
 export function connectOptions(verb: string, values: ConnectValues): ConnectOptions {
-  const options: ConnectOptions = { clientInfo: { name: 'janus-mcp-cli', version: packageVersion() } };
+  const options: ConnectOptions = {
+    clientInfo: { name: 'janus-mcp-cli', version: packageVersion() },
+    // What the client skipped or dropped (a line on a stdio server's stdout that is not a message, say).
+    onWarning: (message) => void process.stderr.write(`janus-mcp: warning: ${message}\n`),
+  };
   if (values.header?.length) options.headers = Object.fromEntries(values.header.map((h) => header(verb, h)));
   const version = values['protocol-version'];
   if (version !== undefined) {

@@ -4,7 +4,7 @@
  * command). The client runs the protocol (input_required rounds, tasks, progress); this file
  * only chooses the answers and prints.
  */
-import { connect, type ConnectOptions } from '../client/index.js';
+import { type Client, connect, type ConnectOptions } from '../client/index.js';
 import type { LoggingLevel } from '../protocol/index.js';
 import { answersFromFile, declineAll, type Elicitor } from './answers.js';
 import { CONNECT_OPTIONS, UsageError, connectOptions, parseVerb, target } from './args.js';
@@ -13,6 +13,7 @@ import type { Output } from './output.js';
 import { progressView } from './progress.js';
 import { terminalElicitor } from './prompt.js';
 import { commandSampler } from './sampler.js';
+import { argPairs, typedArguments } from './typed-args.js';
 
 const CALL_OPTIONS = {
   ...CONNECT_OPTIONS,
@@ -32,7 +33,8 @@ export async function callVerb(args: string[], out: Output): Promise<number> {
   const tool = positionals[1];
   if (!tool) throw new UsageError('missing TOOL (the name of the tool to call)', 'call');
   if (positionals.length > 3) throw new UsageError(`unexpected argument "${positionals[3]}"`, 'call');
-  const toolArgs = { ...jsonArguments(positionals[2]), ...keyValues(values.arg ?? []) };
+  const jsonArgs = jsonArguments(positionals[2]);
+  const pairs = argPairs(values.arg ?? []);
   const logLevel = values['log-level'];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel))
     throw new UsageError(`--log-level is one of ${LOG_LEVELS.join(', ')}`, 'call');
@@ -62,6 +64,8 @@ export async function callVerb(args: string[], out: Output): Promise<number> {
   try {
     const client = await connect(where, options);
     try {
+      // --arg values are typed by the tool's input schema: the tools are listed first.
+      const toolArgs = pairs.length === 0 ? jsonArgs : { ...jsonArgs, ...typedArguments(pairs, await inputSchemaOf(client, tool)) };
       const result = await client.callTool(tool, toolArgs, { onProgress: (p) => progress.update(p), signal: stop.signal });
       progress.done();
       if (values.json) out.stdout(JSON.stringify(result, null, 2));
@@ -92,20 +96,11 @@ function jsonArguments(text: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-/** `--arg key=value`: the value as JSON when it parses (`3`, `true`, `["a"]`), else as a string. */
-function keyValues(pairs: string[]): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--arg needs key=value, got "${pair}"`, 'call');
-    const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // a plain string
-    }
-    args[pair.slice(0, eq)] = value;
+/** The tool's input schema from the server's listing; undefined when it is not listed (or cannot be). */
+async function inputSchemaOf(client: Client, tool: string): Promise<unknown> {
+  try {
+    return (await client.listAllTools()).find((t) => t.name === tool)?.inputSchema;
+  } catch {
+    return undefined; // no listing: the values are read as before, and the call itself says what is wrong
   }
-  return args;
 }

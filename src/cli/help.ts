@@ -55,8 +55,9 @@ ${TARGET}`,
   call: `Usage: janus-mcp call TARGET TOOL [JSON] [--arg key=value]… [options]
 
 Calls a tool and prints its result (text as it is; --json for the whole result). Arguments
-come as one JSON object, or as --arg key=value (the value read as JSON when it parses, else
-as a string), or both (--arg wins).
+come as one JSON object, or as --arg key=value, or both (--arg wins). An --arg value is typed
+by the tool's input schema (a string property gets the text as typed); where the schema does
+not say, it is read as JSON when it parses, else as a string.
 
 Options:
   --arg key=value           one argument (repeatable)
@@ -80,7 +81,8 @@ Exit codes: 0 success, 1 a tool error (isError) or a failed call, 2 a usage erro
 Imports FILE (a JavaScript module) and serves the Janus server it exports as default, or as
 \`server\` (or a function returning one): over stdio, or over Streamable HTTP with --http
 (127.0.0.1:0 picks a free port; the URL is printed on stderr). On stdio, stdout carries
-protocol only. SIGINT or SIGTERM ends it.`,
+protocol only: what the module prints goes to stderr. A .ts file is loaded through the
+project's tsx when Node cannot load it. SIGINT or SIGTERM ends it.`,
 
   dev: `Usage: janus-mcp dev FILE [--http HOST:PORT]
 

@@ -1,15 +1,7 @@
-/** The process around a served server: stdout kept for protocol, and SIGINT/SIGTERM as the end. */
+/** The process around a served server: SIGINT/SIGTERM as the end (stdin ended). */
 import { PassThrough, type Readable } from 'node:stream';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
-/** On stdio stdout carries protocol only (transports.mdx §stdio): console output goes to stderr. */
-export function quietStdout(): void {
-  const toStderr = (...data: unknown[]) => console.error(...data);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
-}
 
 /** Resolves at the first SIGINT or SIGTERM. */
 export function signalled(): Promise<void> {

@@ -6,10 +6,10 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serveStdio } from '../stdio/index.js';
+import { protectStdout, serveStdio } from '../stdio/index.js';
 import { serveHttp } from '../transports/http/index.js';
 import { CONNECT_OPTIONS, UsageError, connectOptions, parseVerb, port } from './args.js';
-import { quietStdout, signalled, stdinEndedOnSignal } from './lifecycle.js';
+import { signalled, stdinEndedOnSignal } from './lifecycle.js';
 import type { Output } from './output.js';
 
 const PROXY_OPTIONS = {
@@ -41,7 +41,8 @@ export async function proxyVerb(args: string[], out: Output): Promise<number> {
   }
   const listen = { host: values.host ?? '127.0.0.1', port: values.port === undefined ? 0 : port('proxy', values.port) };
   const upstreamOptions = connectOptions('proxy', values);
-  if (values.stdio) quietStdout();
+  // stdout carries protocol only: what else prints goes to stderr.
+  if (values.stdio) protectStdout();
 
   const { createProxy } = await loadProxy();
   const roots = (values.root ?? []).map((r) => ({ uri: /^file:\/\//i.test(r) ? r : pathToFileURL(resolve(r)).href }));

@@ -8,10 +8,10 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Server } from '../server/index.js';
-import { serveStdio } from '../stdio/index.js';
+import { protectStdout, serveStdio } from '../stdio/index.js';
 import { serveHttp } from '../transports/http/index.js';
 import { UsageError, hostPort, parseVerb } from './args.js';
-import { quietStdout, signalled, stdinEndedOnSignal } from './lifecycle.js';
+import { signalled, stdinEndedOnSignal } from './lifecycle.js';
 import { loadServer } from './load.js';
 import type { Output } from './output.js';
 
@@ -26,18 +26,21 @@ export async function serveVerb(verb: 'serve' | 'dev', args: string[], out: Outp
   if (!file) throw new UsageError('missing FILE (a module exporting a Janus server)', verb);
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`, verb);
   const http = values.http === undefined ? undefined : hostPort(verb, values.http);
-  // stdio: stdout carries protocol only, so the module's console output goes to stderr.
-  if (http === undefined) quietStdout();
-
-  const server = await loadServer(file);
-  const watcher = verb === 'dev' ? watchAndReload(file, server, out) : undefined;
+  // stdio: stdout carries protocol only, so what the module prints (from its first import on) goes to stderr.
+  const restoreStdout = http === undefined ? protectStdout() : undefined;
   try {
-    if (http === undefined) await serveOverStdio(server);
-    else await serveOverHttp(server, http, file, out);
-    return 0;
+    const server = await loadServer(file, false, out.stderr);
+    const watcher = verb === 'dev' ? watchAndReload(file, server, out) : undefined;
+    try {
+      if (http === undefined) await serveOverStdio(server);
+      else await serveOverHttp(server, http, file, out);
+      return 0;
+    } finally {
+      watcher?.close();
+      server.close();
+    }
   } finally {
-    watcher?.close();
-    server.close();
+    restoreStdout?.();
   }
 }
 

@@ -7,6 +7,8 @@ import type { Readable, Writable } from 'node:stream';
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { LineDecoder } from './ndjson.js';
+import { LINE_SHOWN, NotJsonLineError } from './not-json.js';
+import { guardStdout, STDOUT_NOTICE, type StdoutGuard } from './stdout-guard.js';
 import { SENT, type Transport, type TransportHandlers } from './transport.js';
 
 export interface StdioTransportOptions {
@@ -37,6 +39,15 @@ export interface StdioTransportOptions {
    * side of a pipe may do this: two peers that both stop reading wait for each other forever.
    */
   pauseInputWhileBlocked?: boolean;
+  /**
+   * While the transport runs on `process.stdout` (the default output), what else writes there
+   * (`console.log`, `console.info`, `console.debug`, `console.dir`, `console.table`, a stray
+   * `process.stdout.write`) goes to stderr, and one line on stderr says so the first time:
+   * a client would take it for a message and fail. The transport's own messages go to the real
+   * stdout; stdout is restored when the transport closes. Default true; `false` leaves stdout
+   * alone. Other outputs are never touched.
+   */
+  protectStdout?: boolean;
 }
 
 export class StdioTransport implements Transport {
@@ -66,6 +77,9 @@ export class StdioTransport implements Transport {
   private waitingBytes = 0;
   private readonly maxBufferedBytes: number;
   private readonly pauseInput: boolean;
+  private readonly protectStdout: boolean;
+  /** While running on a protected process.stdout: writes to the real stdout. */
+  private guard: StdoutGuard | undefined;
   /** Notifications dropped since the output was last full; `onOverflow` is said with the first. */
   private dropped = 0;
   // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type.
@@ -80,6 +94,7 @@ export class StdioTransport implements Transport {
     if (typeof max !== 'number' || !(max >= 0)) throw new TypeError(`maxBufferedBytes must be a number of 0 or more, not ${String(max)}`);
     this.maxBufferedBytes = max;
     this.pauseInput = options.pauseInputWhileBlocked === true;
+    this.protectStdout = options.protectStdout !== false;
   }
 
   async start(handlers: TransportHandlers): Promise<void> {
@@ -92,7 +107,8 @@ export class StdioTransport implements Transport {
         try {
           value = JSON.parse(line);
         } catch (e) {
-          handlers.onParseError?.(e instanceof Error ? e : new Error(String(e)));
+          const shown = line.length > LINE_SHOWN ? `${line.slice(0, LINE_SHOWN)}…` : line;
+          handlers.onParseError?.(new NotJsonLineError(shown, { cause: e }));
           return;
         }
         handlers.onMessage(value);
@@ -117,6 +133,8 @@ export class StdioTransport implements Transport {
       handlers.onError?.(e);
       void this.close();
     });
+    if (this.protectStdout && this.output === process.stdout)
+      this.guard = guardStdout(`${STDOUT_NOTICE}; serveStdio({ protectStdout: false }) turns this off`);
     this.input.resume();
   }
 
@@ -220,7 +238,7 @@ export class StdioTransport implements Transport {
       this.wait(chunk);
       return;
     }
-    if (this.output.write(chunk)) return;
+    if (this.guard === undefined ? this.output.write(chunk) : this.guard.write(chunk)) return;
     // Lines coalesced for this turn were sent before anything that comes now.
     this.waiting = this.pending ? [{ text: this.pending }] : [];
     this.waitingBytes = this.pending.length;
@@ -275,6 +293,8 @@ export class StdioTransport implements Transport {
     const held = this.held.splice(0).map((h) => h.text);
     if (held.length > 0) this.write(held.join(''));
     this.closed = true;
+    // Written with the real write still, if stdout drains later.
+    this.guard?.release();
     for (const [target, event, fn] of this.listeners) target.off(event, fn);
     this.listeners.length = 0;
     this.input.pause();

@@ -1,8 +1,12 @@
 /** A client channel over a message transport (stdio, in-memory): one shared stream, correlated by id. */
 import { classify, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
+import { NotJsonLineError } from '../../transports/not-json.js';
 import type { Transport } from '../../transports/transport.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
+
+/** How much of a JSON value that is not a message a warning shows. */
+const SHOWN = 200;
 
 export interface MessageChannelOptions {
   /** Runs after `close()` has closed the transport (the spawn channel ends its child here). */
@@ -35,9 +39,12 @@ export class MessageChannel implements ClientChannel {
       onMessage: (value) => {
         for (const v of Array.isArray(value) ? value : [value]) this.receive(v);
       },
-      // A line that is not JSON is dropped; one over the line bound is worth saying (the request it answered now waits for its timeout).
+      // Dropped and said, and the channel goes on: a line that is not JSON (a server printing
+      // on its stdout), or one over the line bound (the request it answered now waits for its timeout).
       onParseError: (e) => {
-        if (!(e instanceof SyntaxError)) this.handlers?.onWarning?.(`dropped a message from the server: ${e.message} (maxMessageBytes)`);
+        if (e instanceof NotJsonLineError) this.notMessage(`${JSON.stringify(e.line)} is not JSON`);
+        else if (!(e instanceof SyntaxError))
+          this.handlers?.onWarning?.(`dropped a message from the server: ${e.message} (maxMessageBytes)`);
       },
       onClose: () => this.serverGone(),
       onError: () => {},
@@ -46,10 +53,22 @@ export class MessageChannel implements ClientChannel {
 
   private receive(value: unknown): void {
     const c = classify(value);
-    if (c.kind === 'invalid') return;
+    if (c.kind === 'invalid') {
+      const text = JSON.stringify(value) ?? String(value);
+      this.notMessage(`${text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text} is not a JSON-RPC message (${c.reason})`);
+      return;
+    }
     this.handlers?.onActivity?.();
     if (c.kind === 'response' && this.pending.settle(c.message.id, c.message)) return;
     this.handlers?.onMessage(c.message);
+  }
+
+  /** A line from the server skipped: said once per line, since each is a mistake to find. */
+  private notMessage(what: string): void {
+    const where = this.kind === 'stdio' ? "on the server's stdout" : 'from the server';
+    this.handlers?.onWarning?.(
+      `skipped a line ${where}: ${what} (${this.kind === 'stdio' ? 'stdout must carry only MCP messages: a server logs on stderr' : 'only MCP messages are taken'})`,
+    );
   }
 
   private serverGone(): void {
