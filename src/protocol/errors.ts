@@ -3,6 +3,7 @@
  * JSON-RPC error with a numeric code; `JanusError` stays local, with a string code.
  */
 
+/** The JSON-RPC error codes MCP uses, by name: the JSON-RPC 2.0 ones and those the MCP revisions add. */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -19,8 +20,10 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/** One of the {@link ErrorCode} numbers. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/** The `error` member of a JSON-RPC error response. */
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
@@ -37,16 +40,19 @@ export class McpError extends Error {
     this.code = code;
     this.data = data;
   }
+  /** The error as the `error` member of a JSON-RPC response (`data` only when there is some). */
   toJSON(): JsonRpcErrorObject {
     return this.data === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };
   }
+  /** The error a peer sent in a JSON-RPC error response, to be thrown locally. */
   static from(e: JsonRpcErrorObject): McpError {
     return new McpError(e.code, e.message, e.data);
   }
 }
 
+/** What kind of local failure a {@link JanusError} is. */
 export type JanusErrorCode =
   | 'SCHEMA'
   | 'REGISTRATION'

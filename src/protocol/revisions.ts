@@ -116,6 +116,9 @@ export interface Features {
   readonly structuredContentAnyJson: boolean;
 }
 
+/**
+ * What one protocol revision has, as the revisions table holds it: its methods, the fields of its wire types, its capabilities, error codes, transport rules and feature flags. Read it with `revision(version)`.
+ */
 export interface Revision {
   readonly version: ProtocolVersion;
   readonly era: Era;

@@ -3,10 +3,14 @@
  * the newest shape of each type; the server leaves out what an older revision lacks.
  */
 
+/** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
+/** The `_meta` member of MCP messages and objects: open metadata keyed by (prefixed) names. */
 export type Meta = Record<string, unknown>;
 
+/** An icon for a tool, prompt, resource or implementation (schema `Icon`): an image URL or `data:` URI. */
 export interface Icon {
   src: string;
   mimeType?: string;
@@ -14,6 +18,7 @@ export interface Icon {
   theme?: 'light' | 'dark';
 }
 
+/** The name and version of an MCP client or server (schema `Implementation`), as it introduces itself. */
 export interface Implementation {
   name: string;
   version: string;
@@ -23,6 +28,7 @@ export interface Implementation {
   icons?: Icon[];
 }
 
+/** What a client declares it can do (schema `ClientCapabilities`): the server may send only the requests these allow. */
 export interface ClientCapabilities {
   experimental?: Record<string, object>;
   roots?: { listChanged?: boolean };
@@ -33,6 +39,7 @@ export interface ClientCapabilities {
   [key: string]: unknown;
 }
 
+/** What a server declares it offers (schema `ServerCapabilities`): the features it serves and the notifications it sends. */
 export interface ServerCapabilities {
   experimental?: Record<string, object>;
   logging?: object;
@@ -44,23 +51,29 @@ export interface ServerCapabilities {
   [key: string]: unknown;
 }
 
+/** A log message's severity (schema `LoggingLevel`, the syslog levels), least severe first. */
 export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+/** Every {@link LoggingLevel}, least severe first. */
 export const LOGGING_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+/** Who a message is from or for: the user or the assistant (the model). */
 export type Role = 'user' | 'assistant';
 
+/** Hints on a content block or a resource (schema `Annotations`): whom it is for, how important it is, when it last changed. */
 export interface Annotations {
   audience?: Role[];
   priority?: number;
   lastModified?: string;
 }
 
+/** A text content block. */
 export interface TextContent {
   type: 'text';
   text: string;
   annotations?: Annotations;
   _meta?: Meta;
 }
+/** An image content block: base64 `data` of type `mimeType`. */
 export interface ImageContent {
   type: 'image';
   data: string;
@@ -68,6 +81,7 @@ export interface ImageContent {
   annotations?: Annotations;
   _meta?: Meta;
 }
+/** An audio content block: base64 `data` of type `mimeType`. */
 export interface AudioContent {
   type: 'audio';
   data: string;
@@ -76,20 +90,24 @@ export interface AudioContent {
   _meta?: Meta;
 }
 
+/** A resource's contents as text. */
 export interface TextResourceContents {
   uri: string;
   mimeType?: string;
   text: string;
   _meta?: Meta;
 }
+/** A resource's contents as binary data, base64 in `blob`. */
 export interface BlobResourceContents {
   uri: string;
   mimeType?: string;
   blob: string;
   _meta?: Meta;
 }
+/** A resource's contents, text or binary. */
 export type ResourceContents = TextResourceContents | BlobResourceContents;
 
+/** A content block that carries a resource's contents inline. */
 export interface EmbeddedResource {
   type: 'resource';
   resource: ResourceContents;
@@ -97,6 +115,7 @@ export interface EmbeddedResource {
   _meta?: Meta;
 }
 
+/** A content block that points to a resource by URI, for the client to read if it wants. */
 export interface ResourceLink {
   type: 'resource_link';
   uri: string;
@@ -110,8 +129,12 @@ export interface ResourceLink {
   _meta?: Meta;
 }
 
+/** Any content block: what tool results, prompt messages and sampling carry. */
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
+/**
+ * Hints about a tool's behaviour (schema `ToolAnnotations`). They are hints from the server, not guarantees: a client should not trust them from a server it does not trust.
+ */
 export interface ToolAnnotations {
   title?: string;
   readOnlyHint?: boolean;
@@ -120,6 +143,7 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** A tool as `tools/list` lists it (schema `Tool`): its name, its input (and output) JSON Schema, and how to present it. */
 export interface Tool {
   name: string;
   title?: string;
@@ -133,6 +157,9 @@ export interface Tool {
   _meta?: Meta;
 }
 
+/**
+ * What `tools/call` returns (schema `CallToolResult`): content for the model, optional structured content matching the output schema, and `isError` when the tool failed.
+ */
 export interface CallToolResult {
   content: ContentBlock[];
   structuredContent?: unknown;
@@ -140,6 +167,7 @@ export interface CallToolResult {
   _meta?: Meta;
 }
 
+/** An argument a prompt takes. */
 export interface PromptArgument {
   name: string;
   title?: string;
@@ -147,6 +175,7 @@ export interface PromptArgument {
   required?: boolean;
 }
 
+/** A prompt as `prompts/list` lists it (schema `Prompt`). */
 export interface Prompt {
   name: string;
   title?: string;
@@ -156,16 +185,19 @@ export interface Prompt {
   _meta?: Meta;
 }
 
+/** One message of a prompt: a role and its content. */
 export interface PromptMessage {
   role: Role;
   content: ContentBlock;
 }
+/** What `prompts/get` returns (schema `GetPromptResult`): the prompt's messages, its arguments filled in. */
 export interface GetPromptResult {
   description?: string;
   messages: PromptMessage[];
   _meta?: Meta;
 }
 
+/** A resource as `resources/list` lists it (schema `Resource`). */
 export interface Resource {
   uri: string;
   name: string;
@@ -178,6 +210,7 @@ export interface Resource {
   _meta?: Meta;
 }
 
+/** A family of resources whose URIs follow an RFC 6570 URI template, as `resources/templates/list` lists it. */
 export interface ResourceTemplate {
   uriTemplate: string;
   name: string;
@@ -189,29 +222,34 @@ export interface ResourceTemplate {
   _meta?: Meta;
 }
 
+/** What `resources/read` returns: the resource's contents (one or more parts). */
 export interface ReadResourceResult {
   contents: ResourceContents[];
   _meta?: Meta;
 }
 
+/** What `completion/complete` offers for an argument: the values (at most 100), and how many there are in all. */
 export interface Completion {
   values: string[];
   total?: number;
   hasMore?: boolean;
 }
 
+/** A root the client exposes to the server (schema `Root`): a `file://` URI the server may work in. */
 export interface Root {
   uri: string;
   name?: string;
   _meta?: Meta;
 }
 
+/** One message of a sampling conversation (`sampling/createMessage`). */
 export interface SamplingMessage {
   role: Role;
   content: unknown;
   _meta?: Meta;
 }
 
+/** What a server asks the client's model for (`sampling/createMessage` params). */
 export interface CreateMessageParams {
   messages: SamplingMessage[];
   maxTokens: number;
@@ -226,6 +264,7 @@ export interface CreateMessageParams {
   _meta?: Meta;
 }
 
+/** What the client's model answered to a sampling request. */
 export interface CreateMessageResult {
   role: Role;
   content: unknown;
@@ -234,6 +273,7 @@ export interface CreateMessageResult {
   _meta?: Meta;
 }
 
+/** An elicitation in form mode: a message and a flat JSON Schema of what to ask the user. */
 export interface ElicitFormParams {
   mode?: 'form';
   message: string;
@@ -241,6 +281,7 @@ export interface ElicitFormParams {
   _meta?: Meta;
 }
 
+/** An elicitation in URL mode: the user is sent to `url` (for what must not pass through the client, like credentials). */
 export interface ElicitUrlParams {
   mode: 'url';
   message: string;
@@ -250,8 +291,10 @@ export interface ElicitUrlParams {
   _meta?: Meta;
 }
 
+/** An elicitation request's params, either mode. */
 export type ElicitParams = ElicitFormParams | ElicitUrlParams;
 
+/** The user's answer to an elicitation: accepted (with `content` in form mode), declined or cancelled. */
 export interface ElicitResult {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
