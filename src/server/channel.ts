@@ -32,6 +32,7 @@ export class InflightMap extends Map<RequestId, Abortable> {
 export interface ChannelHost {
   /** The transport's own id for the channel, if it has one; absent, or already taken, a random UUID. */
   readonly id?: string;
+  /** Writes a message to the client on the channel's own stream. */
   send(message: JsonRpcMessage): void;
   /**
    * Whether `send` reaches the client right now (absent: always). A channel whose client is not

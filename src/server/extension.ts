@@ -45,20 +45,28 @@ export interface ExtensionMethod {
 
 /** A registered definition; changing or removing it tells connected clients. */
 export interface Registration<C> {
+  /**
+   * Changes the definition: the patch is merged into its config and validated again, and clients
+   * are told the list changed.
+   */
   update(config: Partial<C>): void;
+  /** Removes the definition; clients are told the list changed. */
   remove(): void;
 }
 
 /** What an extension may register on its server: the `Server` facade's own registration methods. */
 export interface ExtensionServer {
+  /** Registers a tool, as `Server.tool` does. */
   tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
     name: string,
     config: ToolConfig<I, O>,
     handler: ToolHandler<I, O>,
   ): Registration<ToolConfig<I, O>>;
+  /** Registers a resource, as `Server.resource` does. */
   resource(uri: string, config: ResourceConfig, read: ResourceReader | string): Registration<ResourceConfig>;
   /** Whether a resource is registered at `uri`. */
   hasResource(uri: string): boolean;
+  /** Tells the resource's subscribers it changed, as `Server.resourceUpdated` does. */
   resourceUpdated(uri: string): void;
 }
 
@@ -96,6 +104,12 @@ export type ToolCallHook = (
   run: (ctx: RequestContext) => Promise<object>,
 ) => object | Promise<object> | undefined;
 
+/**
+ * An extension of the protocol that plugs into a server (`createServer({ extensions })`,
+ * `server.extend`): the methods it adds, the capabilities and tool settings it declares, and the
+ * hooks it needs around tool calls, requests and `subscriptions/listen`. The tasks, skills and
+ * apps extensions are written against it, as your own would be.
+ */
 export interface ServerExtension {
   /** The extension's identifier (`io.modelcontextprotocol/tasks`): also the key of its settings in a tool's `extensions`. */
   readonly id: string;
@@ -127,6 +141,11 @@ export interface ServerExtension {
  */
 const verbatimResults = new WeakSet<object>();
 
+/**
+ * Marks an extension method's result as already in its final wire shape (e.g. a
+ * `CreateTaskResult`): the server sends it as it is instead of shaping it as the method's usual
+ * result. Returns `result`.
+ */
 export function verbatim<T extends object>(result: T): T {
   verbatimResults.add(result);
   return result;

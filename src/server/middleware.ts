@@ -40,6 +40,7 @@ export type ServerMethods = {
   };
 };
 
+/** The name of a request method a server answers (`tools/call`, …). */
 export type ServerMethod = keyof ServerMethods;
 
 /** A 2026-07-28 round that ended waiting for the client's answers, as `next()` may resolve to it. */
@@ -90,6 +91,10 @@ export interface MiddlewareContext<P extends Params = Params> {
 /** The context of a middleware registered for one method: its params typed. */
 export type MethodContext<M extends ServerMethod> = MiddlewareContext<ServerMethods[M]['params']> & { readonly method: M };
 
+/**
+ * Runs the rest of the chain (the next middleware, then the method itself) and resolves to its
+ * result.
+ */
 export type Next<R = unknown> = () => Promise<R>;
 
 /**

@@ -34,6 +34,11 @@ import type { SessionHooks, SessionOptions } from './session-hooks.js';
 import type { ServerCore } from './transport-seam.js';
 import { Extensions, type ExtensionServer, type Registration, type ServerExtension } from './extension.js';
 
+/**
+ * What {@link createServer} takes: the server's identity (`name`, `version`, and how to present
+ * it) and how it serves (eras, limits, extensions, cluster, logging). Only `name` and `version`
+ * are required.
+ */
 export interface ServerOptions {
   name: string;
   version: string;
@@ -379,6 +384,22 @@ function requestStateOptions(options: ServerOptions): RequestStateOptions | unde
   return { ...own, secrets: own?.secrets ?? shared.secrets, store: own?.store ?? shared.store };
 }
 
+/**
+ * Creates a server: register tools, prompts, resources and completions on it once, then serve it
+ * on any transport (`serveStdio`, `serveHttp`, `createFetchHandler`, `connectInMemory`); each
+ * client gets the revision it speaks. Throws a `JanusError` (`'REGISTRATION'`) without a name and
+ * a version.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'janus-mcp/server';
+ * import { serveStdio } from 'janus-mcp/stdio';
+ *
+ * const server = createServer({ name: 'greeter', version: '1.0.0' });
+ * server.tool('greet', { description: 'Says hello' }, () => 'Hello!');
+ * await serveStdio(server);
+ * ```
+ */
 export function createServer(options: ServerOptions): Server {
   return new Server(options);
 }

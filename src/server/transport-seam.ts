@@ -70,6 +70,10 @@ export interface Inbound {
    * no promise while it is open.
    */
   watch?(watcher: { abort(): void }): void;
+  /**
+   * Removes a watcher `watch` registered: the channel will not call it, and the payload's work is
+   * over.
+   */
   unwatch?(watcher: { abort(): void }): void;
   /**
    * The channel this payload came on (`ServerCore.openChannel`; a handshake-era session on

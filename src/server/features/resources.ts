@@ -15,6 +15,10 @@ export interface CacheHint {
   scope: 'public' | 'private';
 }
 
+/**
+ * How a resource is described: its name (required), presentation, MIME type, a cache hint and the
+ * OAuth scopes it needs.
+ */
 export interface ResourceConfig {
   name: string;
   title?: string;
@@ -34,7 +38,12 @@ export interface ResourceConfig {
   scopes?: string[];
 }
 
+/**
+ * What a resource reader returns: text, bytes, one or more contents, or the whole
+ * `ReadResourceResult`.
+ */
 export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;
+/** The function that reads a fixed resource (`resources/read`) at `uri`. */
 export type ResourceReader = (uri: string, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
 
 export interface ResourceEntry {
@@ -45,6 +54,10 @@ export interface ResourceEntry {
   readonly wire: Resource;
 }
 
+/**
+ * How a resource template is described: as a resource, plus completions of its variables and the
+ * concrete resources it lists.
+ */
 export interface TemplateConfig extends Omit<ResourceConfig, 'size'> {
   /** Completion of template variables, by variable name. */
   complete?: Record<string, Completer>;
@@ -52,6 +65,10 @@ export interface TemplateConfig extends Omit<ResourceConfig, 'size'> {
   list?: () => Resource[] | Promise<Resource[]>;
 }
 
+/**
+ * The function that reads a resource of a template: gets the URI and the template variables
+ * matched in it.
+ */
 export type TemplateReader = (
   uri: string,
   variables: Record<string, string>,

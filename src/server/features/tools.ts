@@ -37,6 +37,15 @@ export type StructuredReturn<T> = T | (CallToolResult & { structuredContent: T }
  */
 export type ToolOutput<O> = O extends StandardSchema ? Accepted<O> : ToolReturn;
 
+/**
+ * How a tool is described and checked: its presentation (`title`, `description`, `annotations`,
+ * `icons`), its input and output schemas, the OAuth scopes it needs and its extension settings.
+ *
+ * @example
+ * ```ts
+ * server.tool('add', { description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+ * ```
+ */
 export interface ToolConfig<
   I extends SchemaInput | undefined = SchemaInput | undefined,
   O extends SchemaInput | undefined = SchemaInput | undefined,
@@ -83,6 +92,10 @@ export type ToolHandler<I extends SchemaInput | undefined = undefined, O extends
 /** A handler as the registry holds it, its types erased. */
 export type AnyToolHandler = (args: never, ctx: RequestContext) => unknown;
 
+/**
+ * A registered tool as the server holds it: its config, compiled schemas and handler, and its
+ * newest wire shape. What an extension's tool-call hook is given.
+ */
 export interface ToolEntry {
   readonly name: string;
   readonly config: ToolConfig;
