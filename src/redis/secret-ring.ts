@@ -78,6 +78,7 @@ end
 return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 `;
 
+/** How a {@link RedisSecretRing} keys its secrets and rotates them. */
 export interface RedisSecretRingOptions {
   prefix: string;
   commandTimeoutMs: number;

@@ -21,17 +21,24 @@ export class StoreKey<T> {
 export class ClusterStores {
   private readonly stores = new Map<string, unknown>();
 
+  /** Puts the store for `key`, replacing any; returns this, to chain. */
   set<T>(key: StoreKey<T>, store: T): this {
     this.stores.set(key.id, store);
     return this;
   }
 
+  /** The store put under `key`, or undefined. */
   get<T>(key: StoreKey<T>): T | undefined {
     // Only `set` puts a store here, under a key of its type.
     return this.stores.get(key.id) as T | undefined;
   }
 }
 
+/**
+ * What several instances of one server behind one URL share (`createServer({ cluster })`): the
+ * backplane, the `requestState` secrets and records, and the stores of what plugs in.
+ * `redisCluster()` of `janus-mcp/redis` makes one.
+ */
 export interface Cluster {
   /** Registry changes and resource updates, delivered to every instance's sessions and listen streams. */
   readonly backplane: Backplane;

@@ -29,6 +29,10 @@ import {
 /** The HTML of a UI: fixed text, or made on each `resources/read`. */
 export type AppHtml = string | ((ctx: RequestContext) => string | Promise<string>);
 
+/**
+ * A tool's UI: the `ui://` resource the host shows with it (its page, or a link to a UI resource
+ * registered elsewhere), how the host should sandbox it, and who may see the tool.
+ */
 export interface AppUi {
   /** The UI resource's URI: `ui://…`. */
   uri: string;
@@ -52,6 +56,7 @@ export interface AppUi {
   visibility?: AppVisibility[];
 }
 
+/** An app tool's config: a tool's config plus its `ui`. */
 export type AppToolConfig<
   I extends SchemaInput | undefined = SchemaInput | undefined,
   O extends SchemaInput | undefined = SchemaInput | undefined,
@@ -62,7 +67,12 @@ export type AppToolPatch<C extends AppToolConfig = AppToolConfig> = Partial<Omit
 
 /** Like `Registration`: `update` re-validates and changes tool and resource together; `remove` drops both. */
 export interface AppToolRegistration<C extends AppToolConfig = AppToolConfig> {
+  /**
+   * Changes the tool and its UI resource together: tool fields replace, `ui` fields merge;
+   * validated again, and clients are told.
+   */
   update(patch: AppToolPatch<C>): void;
+  /** Removes the tool and the UI resource it registered; clients are told. */
   remove(): void;
 }
 

@@ -39,6 +39,10 @@ export interface SkillEntry {
   resources: SkillResourceEntry[] | 'dynamic';
 }
 
+/**
+ * The YAML frontmatter of a SKILL.md: its `name` and `description`, and any other fields as
+ * written.
+ */
 export interface SkillFrontmatter {
   name: string;
   description: string;

@@ -8,6 +8,10 @@ import { EXTENSION_ID } from './methods.js';
 /** basic/utilities/tasks.mdx §Tool-Level Negotiation. */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
+/**
+ * A tool's task settings, as {@link task} makes them: whether it may or must run as a task, and
+ * when the task begins.
+ */
 export interface ToolTaskOptions {
   support: TaskSupport;
   /**

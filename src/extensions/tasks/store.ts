@@ -13,12 +13,17 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
+/** The JSON-RPC error a failed task ended with. */
 export interface TaskError {
   code: number;
   message: string;
   data?: unknown;
 }
 
+/**
+ * One task as a {@link TaskStore} keeps it: its status, lifetime, owner, and, once it ends, its
+ * result or error.
+ */
 export interface TaskRecord {
   readonly taskId: string;
   status: TaskStatus;
@@ -68,6 +73,11 @@ export interface TaskChange {
   error?: TaskError;
 }
 
+/**
+ * Where the tasks extension keeps its task records and tells the instance running a task what came
+ * for it. {@link InMemoryTaskStore} keeps them in this process; `RedisTaskStore`
+ * (`janus-mcp/redis`) shares them across instances.
+ */
 export interface TaskStore {
   /** This instance's id, recorded as a task's `runner` ('' for a store only one process uses). */
   readonly instanceId: string;
