@@ -8,6 +8,10 @@ import type { Implementation, ServerCapabilities } from '../protocol/types.js';
 import { LATEST_LEGACY_VERSION, type Era, type ProtocolVersion } from '../protocol/versions.js';
 import type { HandlerContext } from './options.js';
 
+/**
+ * What era detection found out about a server: its era and revision, its info, capabilities and
+ * instructions.
+ */
 export interface Verdict {
   era: Era;
   version: ProtocolVersion;

@@ -27,6 +27,7 @@ export type ClientMethods = {
   [M in ClientRequestMethod]: { params: ClientRequestTypes[M]['params']; result: ResultFor<M> };
 };
 
+/** The name of a request method the client sends (`tools/call`, …). */
 export type ClientMethod = keyof ClientMethods;
 
 /** What every middleware sees of one outbound request. */
@@ -57,6 +58,7 @@ export interface ClientMiddlewareContext<P extends Params = Params> {
 /** The context of a middleware registered for one method: its params typed. */
 export type ClientMethodContext<M extends ClientMethod> = ClientMiddlewareContext<ClientMethods[M]['params']> & { readonly method: M };
 
+/** Sends the request (after the rest of the chain) and resolves to the era's wire result. */
 export type ClientNext<R = unknown> = () => Promise<R>;
 
 /**

@@ -33,6 +33,10 @@ export interface SpawnOptions {
 /** Where the server is: a URL (Streamable HTTP, falling back to HTTP+SSE), a command to spawn (stdio), or a transport. */
 export type Target = string | URL | SpawnOptions | Transport | ClientChannel;
 
+/**
+ * What the client's handlers of server requests (`onElicit`, `onSample`, `onRoots`) are told about
+ * the request.
+ */
 export interface HandlerContext {
   /** The era and version of the exchange that asked. */
   readonly era: Era;
@@ -41,6 +45,11 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
 }
 
+/**
+ * How {@link connect} connects: the client's identity and capabilities, the handlers that answer
+ * the server's requests, the era (detected unless given), timeouts and bounds, middleware, OAuth,
+ * tasks and caching.
+ */
 export interface ConnectOptions {
   clientInfo?: Implementation;
   /** Pins the protocol version and skips era detection. */

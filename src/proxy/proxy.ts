@@ -13,6 +13,11 @@ import { type Hide, Mirror, type ListKind } from './mirror.js';
 import { UpstreamSubscriptions } from './subscriptions.js';
 import { DEFAULT_RECONNECT, isGone, type ReconnectPolicy, Upstream } from './upstream.js';
 
+/**
+ * How {@link createProxy} presents and reaches the upstream server: the downstream identity, how
+ * to connect and reconnect upstream, what to hide, the proxy's own roots, and the downstream
+ * server's options.
+ */
 export interface ProxyOptions {
   /** Downstream server identity (default: the upstream's serverInfo name/version, title etc.). */
   name?: string;

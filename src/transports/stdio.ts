@@ -9,6 +9,10 @@ import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { LineDecoder } from './ndjson.js';
 import { SENT, type Transport, type TransportHandlers } from './transport.js';
 
+/**
+ * How a {@link StdioTransport} reads and writes: its streams (default stdin and stdout) and its
+ * bounds.
+ */
 export interface StdioTransportOptions {
   input?: Readable;
   output?: Writable;
@@ -39,6 +43,11 @@ export interface StdioTransportOptions {
   pauseInputWhileBlocked?: boolean;
 }
 
+/**
+ * A {@link Transport} of newline-delimited JSON over a readable and a writable stream, by default
+ * this process's stdin and stdout. `serveStdio` serves a server on one; a client spawns a server
+ * with `connect({ command })`.
+ */
 export class StdioTransport implements Transport {
   private readonly input: Readable;
   private readonly output: Writable;
@@ -82,6 +91,10 @@ export class StdioTransport implements Transport {
     this.pauseInput = options.pauseInputWhileBlocked === true;
   }
 
+  /**
+   * Starts reading the input, one message per line. Throws a `JanusError` (`'CONNECTION'`) if
+   * already started.
+   */
   async start(handlers: TransportHandlers): Promise<void> {
     if (this.handlers) throw new JanusError('CONNECTION', 'stdio transport already started');
     this.handlers = handlers;
@@ -267,6 +280,10 @@ export class StdioTransport implements Transport {
     this.handlers?.onClose?.();
   }
 
+  /**
+   * Writes what is still held, stops reading and calls `onClose`; does nothing once closed. The
+   * streams themselves are left open.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.flush();

@@ -116,6 +116,11 @@ export interface DPoPOptions {
   algorithm?: string;
 }
 
+/**
+ * How the client obtains OAuth access tokens for an MCP server (`connect(url, { auth })`): the
+ * grant, the client's registration (pre-registered, metadata document or dynamic), the redirect
+ * handling for a user's login, the token store, and DPoP.
+ */
 export interface OAuthClientOptions {
   /**
    * Which grant to use (default `{ type: 'authorization_code' }`). The other grants need no

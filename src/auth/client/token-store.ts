@@ -38,8 +38,11 @@ export interface StoredAuthorization {
  * somewhere must keep them confidential (OAuth 2.1 §4.3).
  */
 export interface TokenStore {
+  /** The record under `key`, or undefined when there is none. */
   get(key: string): StoredAuthorization | undefined | Promise<StoredAuthorization | undefined>;
+  /** Stores the record under `key`, replacing any. */
   set(key: string, value: StoredAuthorization): void | Promise<void>;
+  /** Removes the record under `key`, if there is one. */
   delete(key: string): void | Promise<void>;
 }
 
@@ -51,13 +54,16 @@ export function tokenStoreKey(server: string, issuer: string): string {
 /** The default store: this process's memory (gone when it exits). */
 export class InMemoryTokenStore implements TokenStore {
   private readonly records = new Map<string, StoredAuthorization>();
+  /** A copy of the record under `key`, or undefined. */
   get(key: string): StoredAuthorization | undefined {
     const value = this.records.get(key);
     return value && structuredClone(value);
   }
+  /** Stores a copy of the record under `key`. */
   set(key: string, value: StoredAuthorization): void {
     this.records.set(key, structuredClone(value));
   }
+  /** Removes the record under `key`. */
   delete(key: string): void {
     this.records.delete(key);
   }

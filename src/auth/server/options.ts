@@ -18,6 +18,11 @@ export interface IntrospectionOptions {
   clientSecret: string;
 }
 
+/**
+ * The HTTP endpoint as an OAuth 2.1 resource server (`auth` option): which authorization server's
+ * tokens it accepts and how they are verified, and the scopes every request needs. Requests
+ * without a valid token get 401 with a `WWW-Authenticate` challenge.
+ */
 export interface ResourceServerOptions {
   /**
    * The authorization server's issuer identifier. Its metadata (RFC 8414, else OpenID Connect

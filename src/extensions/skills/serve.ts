@@ -37,10 +37,7 @@ export interface SkillRegistration {
   readonly uri: string;
   /** Replaces its files (validated as on registration; on error nothing changes). */
   update(source: SkillFiles): void;
-  /**
-   * Stops serving the skill and the files no other skill holds; clients are told the lists
-   * changed.
-   */
+  /** Stops serving the skill and the files no other skill holds (clients are told the resource list changed). */
   remove(): void;
 }
 

@@ -10,6 +10,10 @@ import type { Server } from '../../server/index.js';
 import type { ServerCore } from '../../spi/index.js';
 import { createNodeHandler, type NodeHandlerOptions } from './node.js';
 
+/**
+ * What {@link serveHttp} listens on and its server's timeouts and connection bound, plus the Node
+ * handler's options.
+ */
 export interface ServeHttpOptions extends NodeHandlerOptions {
   /** Default 0: an ephemeral port (read it from the result). */
   port?: number;
@@ -30,6 +34,10 @@ export interface ServeHttpOptions extends NodeHandlerOptions {
   maxConnections?: number;
 }
 
+/**
+ * A running {@link serveHttp} server: where it listens, the Node `http.Server`, and how to stop
+ * it.
+ */
 export interface HttpServerHandle {
   readonly url: URL;
   readonly port: number;
