@@ -38,6 +38,16 @@ export interface ProxyOptions {
   server?: Omit<ServerOptions, 'name' | 'version'>;
 }
 
+/**
+ * A running proxy: the downstream server to serve (and add to), and the upstream client it
+ * forwards to.
+ *
+ * @example
+ * ```ts
+ * const proxy = await createProxy(['node', 'legacy-server.js']);
+ * await serveHttp(proxy.server, { port: 3000 });
+ * ```
+ */
 export interface Proxy {
   /** The downstream server: add tools of your own with server.tool(...), serve with serveHttp/serveStdio. */
   readonly server: Server;
