@@ -26,6 +26,7 @@ export interface ChannelHandlers {
 export interface SendOptions {
   /** Extra HTTP headers (ignored by message channels). */
   headers?: Record<string, string>;
+  /** Cancels the send, and the wait for a response. */
   signal?: AbortSignal;
 }
 
@@ -35,6 +36,7 @@ export interface SendOptions {
  * own response stream. `connect()` takes one as its target.
  */
 export interface ClientChannel {
+  /** What carries the messages (`stdio`, `http`, `memory`, …). */
   readonly kind: TransportKind;
   /** Opens the channel: from now on the server's messages go to `handlers`. */
   start(handlers: ChannelHandlers): Promise<void>;

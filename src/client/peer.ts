@@ -23,8 +23,11 @@ export { unwrap } from '../jsonrpc/envelope.js';
 
 /** A progress notification's values, as `onProgress` gets them. */
 export interface Progress {
+  /** How far along: increases with each notification. */
   progress: number;
+  /** The value `progress` reaches when done, if known. */
   total?: number;
+  /** What is happening now, for display. */
   message?: string;
 }
 
@@ -41,6 +44,7 @@ export interface CallOptions {
    * sent with it).
    */
   onProgress?: (p: Progress) => void;
+  /** Cancels the request: the server is told, and the call rejects. */
   signal?: AbortSignal;
 }
 

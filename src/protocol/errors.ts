@@ -25,14 +25,19 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** The `error` member of a JSON-RPC error response. */
 export interface JsonRpcErrorObject {
+  /** The error's JSON-RPC code (see {@link ErrorCode}). */
   code: number;
+  /** What went wrong, for a person to read. */
   message: string;
+  /** Details for a program to read, if any. */
   data?: unknown;
 }
 
 /** An error meant for the peer: thrown in a handler, it becomes a JSON-RPC error response. */
 export class McpError extends Error {
+  /** The JSON-RPC error code sent with it (see {@link ErrorCode}). */
   readonly code: number;
+  /** Details sent as the error's `data`, if any. */
   readonly data: unknown;
   constructor(code: number, message: string, data?: unknown) {
     super(message);
@@ -67,6 +72,7 @@ export type JanusErrorCode =
 
 /** An error that never goes on the wire: bad configuration, closed transports, timeouts. */
 export class JanusError extends Error {
+  /** What kind of failure this is, for a program to tell them apart. */
   readonly code: JanusErrorCode;
   constructor(code: JanusErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -77,8 +83,11 @@ export class JanusError extends Error {
 
 /** A URL elicitation the client must complete before the request can be served (2025-11-25 client/elicitation.mdx). */
 export interface UrlElicitation {
+  /** Why the user should go there, shown to them. */
   message: string;
+  /** The URL to send the user to. */
   url: string;
+  /** Identifies the elicitation in `notifications/elicitation/complete`. */
   elicitationId: string;
 }
 

@@ -21,6 +21,7 @@ import { DEFAULT_RECONNECT, isGone, type ReconnectPolicy, Upstream } from './ups
 export interface ProxyOptions {
   /** Downstream server identity (default: the upstream's serverInfo name/version, title etc.). */
   name?: string;
+  /** Downstream server version (default: the upstream's). */
   version?: string;
   /** How to reach the upstream (passed to connect()): clientInfo, headers, auth, protocolVersion… */
   connect?: ConnectOptions;

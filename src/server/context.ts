@@ -46,7 +46,12 @@ export interface AskOptions {
  * validates the answer: see `RequestContext.elicit`.
  */
 export interface ElicitFormRequest<S extends StandardSchema | Record<string, unknown> = Record<string, unknown>> {
+  /** What to ask the user, shown with the form. */
   message: string;
+  /**
+   * The form: a flat JSON Schema object, or a Standard Schema of one that also validates the
+   * answer.
+   */
   requestedSchema: S;
   _meta?: Meta;
 }
@@ -62,7 +67,9 @@ export type ElicitAnswer<T> =
  * not pass through the client (credentials, payments).
  */
 export interface ElicitUrlRequest {
+  /** Why the user should go there, shown to them. */
   message: string;
+  /** The URL to send the user to. */
   url: string;
   /** 2025-11-25: correlates `notifications/elicitation/complete`; generated when absent. */
   elicitationId?: string;
@@ -73,7 +80,9 @@ export type { AuthInfo } from './auth-info.js';
 
 /** The client behind a request or a session, as it introduced itself. */
 export interface ClientView {
+  /** The client's name and version, as it sent them (undefined when it sent none). */
   readonly info: Implementation | undefined;
+  /** What the client declared it can do: what `ctx.elicit`, `ctx.sample` and `ctx.roots` need. */
   readonly capabilities: ClientCapabilities;
 }
 
@@ -96,8 +105,11 @@ export interface ClientView {
 export interface RequestContext {
   /** Aborts on cancellation, on the request's stream closing (modern HTTP), or when a modern round ends. */
   readonly signal: AbortSignal;
+  /** The JSON-RPC id of the request being handled. */
   readonly requestId: RequestId;
+  /** The era of the request: `legacy` (a handshake-era session) or `modern` (2026-07-28). */
   readonly era: Era;
+  /** The revision the request was made in; the result is shaped for it. */
   readonly protocolVersion: ProtocolVersion;
   /** This request's client: per request on the modern wire, per session on legacy. */
   readonly client: ClientView;

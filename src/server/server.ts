@@ -40,11 +40,17 @@ import { Extensions, type ExtensionServer, type Registration, type ServerExtensi
  * are required.
  */
 export interface ServerOptions {
+  /** The server's name, as clients see it in `serverInfo` (a program name, not a display title). */
   name: string;
+  /** The server's version, as clients see it in `serverInfo`. */
   version: string;
+  /** A human-readable name for display (2025-06-18 and later). */
   title?: string;
+  /** What the server is for, for display (2025-11-25 and later). */
   description?: string;
+  /** The server's website, for display (2025-11-25 and later). */
   websiteUrl?: string;
+  /** Icons for display (2025-11-25 and later). */
   icons?: Icon[];
   /** Sent in `initialize` and `server/discover`: how to use this server. */
   instructions?: string;

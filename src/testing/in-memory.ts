@@ -15,6 +15,7 @@ import { MessageRecorder } from './recorder.js';
  * between it and the server.
  */
 export interface InMemoryConnection {
+  /** The client, connected to the server. */
   readonly client: Client;
   /** Every message between the two, in order. */
   readonly recorder: MessageRecorder;

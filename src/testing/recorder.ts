@@ -10,7 +10,9 @@ export type Sender = 'client' | 'server';
 
 /** One message that crossed a recorded transport, and who sent it. */
 export interface RecordedMessage {
+  /** Who sent it. */
   readonly from: Sender;
+  /** The message, as it crossed. */
   readonly message: JsonRpcMessage;
 }
 

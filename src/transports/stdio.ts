@@ -14,7 +14,9 @@ import { SENT, type Transport, type TransportHandlers } from './transport.js';
  * bounds.
  */
 export interface StdioTransportOptions {
+  /** Where messages are read from (default `process.stdin`). */
   input?: Readable;
+  /** Where messages are written to (default `process.stdout`). */
   output?: Writable;
   /** Longest accepted line (default 16 MiB). */
   maxLineBytes?: number;

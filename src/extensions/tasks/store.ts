@@ -15,8 +15,11 @@ export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed',
 
 /** The JSON-RPC error a failed task ended with. */
 export interface TaskError {
+  /** The JSON-RPC error code. */
   code: number;
+  /** What went wrong. */
   message: string;
+  /** The error's details, if any. */
   data?: unknown;
 }
 
@@ -25,14 +28,19 @@ export interface TaskError {
  * result or error.
  */
 export interface TaskRecord {
+  /** The task's id: unguessable, so it is also what lets its holder act on it. */
   readonly taskId: string;
+  /** Where the task is: `working`, `input_required`, or ended (`completed`, `failed`, `cancelled`). */
   status: TaskStatus;
+  /** What the task is doing, for display. */
   statusMessage?: string;
   /** ISO 8601. */
   readonly createdAt: string;
+  /** When it last changed (ISO 8601). */
   lastUpdatedAt: string;
   /** From creation, in integer milliseconds; null for unlimited. */
   ttlMs: number | null;
+  /** How often clients should poll it, in milliseconds. */
   pollIntervalMs?: number;
   /**
    * Who may act on it: the authenticated principal, else (handshake era) the session id, else

@@ -24,7 +24,9 @@ export type PromptArguments = readonly PromptArgument[] | SchemaInput;
  * validates them), completions for them and the OAuth scopes it needs.
  */
 export interface PromptConfig<A extends PromptArguments | undefined = PromptArguments | undefined> {
+  /** A human-readable name for display. */
   title?: string;
+  /** What the prompt is for. */
   description?: string;
   /**
    * Either a list of argument descriptions (`[{ name, description?, required? }]`), or an
@@ -34,7 +36,9 @@ export interface PromptConfig<A extends PromptArguments | undefined = PromptArgu
   arguments?: A;
   /** Completion of argument values, by argument name. */
   complete?: Record<string, Completer>;
+  /** Icons for display. */
   icons?: Icon[];
+  /** Sent as the prompt's `_meta` in `prompts/list`. */
   _meta?: Meta;
   /**
    * OAuth scopes a caller needs for this prompt (`prompts/get`), on top of the HTTP resource server's own

@@ -11,7 +11,12 @@ import { extend } from '../../protocol/extend.js';
 
 /** 2026-07-28 cache hints (server/utilities/caching.mdx). */
 export interface CacheHint {
+  /** How long the client may reuse the result, in milliseconds (0: not at all). */
   ttlMs: number;
+  /**
+   * Who may share the cached result: `public`, any user of a shared cache; `private`, this client
+   * only.
+   */
   scope: 'public' | 'private';
 }
 
@@ -20,13 +25,21 @@ export interface CacheHint {
  * OAuth scopes it needs.
  */
 export interface ResourceConfig {
+  /** The resource's name, as `resources/list` shows it. */
   name: string;
+  /** A human-readable name for display. */
   title?: string;
+  /** What the resource holds. */
   description?: string;
+  /** The MIME type of its contents; also given to the contents a reader returns as text or bytes. */
   mimeType?: string;
+  /** Its size in bytes, if known, for the client to judge before reading. */
   size?: number;
+  /** Hints: whom it is for, how important it is, when it last changed. */
   annotations?: Annotations;
+  /** Icons for display. */
   icons?: Icon[];
+  /** Sent as the resource's `_meta` in `resources/list`. */
   _meta?: Meta;
   /** Cache hint for `resources/read` of this resource on the modern wire. */
   cache?: CacheHint;

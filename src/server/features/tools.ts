@@ -50,7 +50,9 @@ export interface ToolConfig<
   I extends SchemaInput | undefined = SchemaInput | undefined,
   O extends SchemaInput | undefined = SchemaInput | undefined,
 > {
+  /** A human-readable name for display. */
   title?: string;
+  /** What the tool does and when to use it: what the model reads to choose it. */
   description?: string;
   /**
    * Arguments: a Standard Schema that can produce JSON Schema (Zod 4 or Zod 3.25's `zod/v4`,
@@ -63,8 +65,11 @@ export interface ToolConfig<
    * as validated. A Standard Schema also types what the handler may return (`StructuredReturn`).
    */
   output?: O;
+  /** Hints about the tool's behaviour (read-only, destructive, idempotent, open world). */
   annotations?: ToolAnnotations;
+  /** Icons for display. */
   icons?: Icon[];
+  /** Sent as the tool's `_meta` in `tools/list`. */
   _meta?: Meta;
   /**
    * OAuth scopes a caller needs for this tool (`tools/call`), on top of the HTTP resource server's own

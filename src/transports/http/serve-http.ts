@@ -39,8 +39,11 @@ export interface ServeHttpOptions extends NodeHandlerOptions {
  * it.
  */
 export interface HttpServerHandle {
+  /** The endpoint's URL (`http://127.0.0.1:<port>/mcp` by default). */
   readonly url: URL;
+  /** The port it listens on (the one chosen, for port 0). */
   readonly port: number;
+  /** The Node HTTP server, for what the handle does not cover. */
   readonly httpServer: HttpServer;
   /** Ends all sessions and streams, then stops listening. */
   close(): Promise<void>;
