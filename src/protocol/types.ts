@@ -12,41 +12,70 @@ export type Meta = Record<string, unknown>;
 
 /** An icon for a tool, prompt, resource or implementation (schema `Icon`): an image URL or `data:` URI. */
 export interface Icon {
+  /** The image: an `https:` URL or a `data:` URI. */
   src: string;
+  /** Its MIME type, when the URL does not tell. */
   mimeType?: string;
+  /** The sizes it is available in (`48x48`, `any` for scalable formats). */
   sizes?: string[];
+  /** The theme it is meant for: `light` (for a light background) or `dark`. */
   theme?: 'light' | 'dark';
 }
 
 /** The name and version of an MCP client or server (schema `Implementation`), as it introduces itself. */
 export interface Implementation {
+  /** The program's name (not meant for display when `title` is given). */
   name: string;
+  /** Its version. */
   version: string;
+  /** A human-readable name for display. */
   title?: string;
+  /** What it is, for display. */
   description?: string;
+  /** Its website. */
   websiteUrl?: string;
+  /** Icons for display. */
   icons?: Icon[];
 }
 
 /** What a client declares it can do (schema `ClientCapabilities`): the server may send only the requests these allow. */
 export interface ClientCapabilities {
+  /** Non-standard capabilities, by name. */
   experimental?: Record<string, object>;
+  /** The client exposes roots (`roots/list`), and says when they change when `listChanged` is true. */
   roots?: { listChanged?: boolean };
+  /** The client lets the server sample its model (`sampling/createMessage`); `tools`: with tools. */
   sampling?: { context?: object; tools?: object };
+  /**
+   * The client can ask its user for the server (`elicitation/create`), in form mode, URL mode or
+   * both.
+   */
   elicitation?: { form?: object; url?: object };
+  /** 2025-11-25: what the client can do with tasks (experimental). */
   tasks?: object;
+  /** The extensions the client supports, by identifier, with their settings (2026-07-28). */
   extensions?: Record<string, object>;
   [key: string]: unknown;
 }
 
 /** What a server declares it offers (schema `ServerCapabilities`): the features it serves and the notifications it sends. */
 export interface ServerCapabilities {
+  /** Non-standard capabilities, by name. */
   experimental?: Record<string, object>;
+  /** The server sends log messages (`notifications/message`). */
   logging?: object;
+  /** The server completes argument values (`completion/complete`). */
   completions?: object;
+  /** The server has prompts; `listChanged`: it says when their list changes. */
   prompts?: { listChanged?: boolean };
+  /**
+   * The server has resources; `subscribe`: clients may subscribe to a resource's updates;
+   * `listChanged`: it says when their list changes.
+   */
   resources?: { subscribe?: boolean; listChanged?: boolean };
+  /** The server has tools; `listChanged`: it says when their list changes. */
   tools?: { listChanged?: boolean };
+  /** The extensions the server supports, by identifier, with their settings (2026-07-28). */
   extensions?: Record<string, object>;
   [key: string]: unknown;
 }
@@ -61,8 +90,11 @@ export type Role = 'user' | 'assistant';
 
 /** Hints on a content block or a resource (schema `Annotations`): whom it is for, how important it is, when it last changed. */
 export interface Annotations {
+  /** Whom it is meant for: the user, the model (`assistant`), or both. */
   audience?: Role[];
+  /** How important it is, from 0 (least) to 1 (most). */
   priority?: number;
+  /** When it last changed (ISO 8601). */
   lastModified?: string;
 }
 
@@ -76,6 +108,7 @@ export interface TextContent {
 /** An image content block: base64 `data` of type `mimeType`. */
 export interface ImageContent {
   type: 'image';
+  /** The image, base64-encoded. */
   data: string;
   mimeType: string;
   annotations?: Annotations;
@@ -84,6 +117,7 @@ export interface ImageContent {
 /** An audio content block: base64 `data` of type `mimeType`. */
 export interface AudioContent {
   type: 'audio';
+  /** The audio, base64-encoded. */
   data: string;
   mimeType: string;
   annotations?: Annotations;
@@ -101,6 +135,7 @@ export interface TextResourceContents {
 export interface BlobResourceContents {
   uri: string;
   mimeType?: string;
+  /** The contents, base64-encoded. */
   blob: string;
   _meta?: Meta;
 }
@@ -123,6 +158,7 @@ export interface ResourceLink {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** The resource's size in bytes, if known. */
   size?: number;
   icons?: Icon[];
   annotations?: Annotations;
@@ -136,19 +172,36 @@ export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceL
  * Hints about a tool's behaviour (schema `ToolAnnotations`). They are hints from the server, not guarantees: a client should not trust them from a server it does not trust.
  */
 export interface ToolAnnotations {
+  /** A human-readable name for display. */
   title?: string;
+  /** The tool does not change its environment (default false). */
   readOnlyHint?: boolean;
+  /**
+   * The tool may destroy or overwrite things, rather than only add (default true; meaningful when
+   * not read-only).
+   */
   destructiveHint?: boolean;
+  /**
+   * Calling it again with the same arguments has no further effect (default false; meaningful when
+   * not read-only).
+   */
   idempotentHint?: boolean;
+  /**
+   * The tool reaches an open world of entities (the web, say) rather than a closed one (default
+   * true).
+   */
   openWorldHint?: boolean;
 }
 
 /** A tool as `tools/list` lists it (schema `Tool`): its name, its input (and output) JSON Schema, and how to present it. */
 export interface Tool {
+  /** The tool's name, unique on its server: what `tools/call` names. */
   name: string;
   title?: string;
   description?: string;
+  /** The JSON Schema (an object schema) of its arguments. */
   inputSchema: Record<string, unknown>;
+  /** The JSON Schema of its `structuredContent`, when it returns structured results. */
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   icons?: Icon[];
@@ -161,8 +214,11 @@ export interface Tool {
  * What `tools/call` returns (schema `CallToolResult`): content for the model, optional structured content matching the output schema, and `isError` when the tool failed.
  */
 export interface CallToolResult {
+  /** The result for the model: text, images, audio, resources. */
   content: ContentBlock[];
+  /** The result as a JSON object, matching the tool's `outputSchema` when it has one. */
   structuredContent?: unknown;
+  /** The tool failed; `content` says why, for the model to read (and maybe retry). */
   isError?: boolean;
   _meta?: Meta;
 }
@@ -172,6 +228,7 @@ export interface PromptArgument {
   name: string;
   title?: string;
   description?: string;
+  /** The prompt cannot be used without it. */
   required?: boolean;
 }
 
@@ -212,6 +269,7 @@ export interface Resource {
 
 /** A family of resources whose URIs follow an RFC 6570 URI template, as `resources/templates/list` lists it. */
 export interface ResourceTemplate {
+  /** The RFC 6570 URI template the resources' URIs follow. */
   uriTemplate: string;
   name: string;
   title?: string;
@@ -230,14 +288,19 @@ export interface ReadResourceResult {
 
 /** What `completion/complete` offers for an argument: the values (at most 100), and how many there are in all. */
 export interface Completion {
+  /** The suggested values, best first (at most 100). */
   values: string[];
+  /** How many values there are in all, when more exist than are sent. */
   total?: number;
+  /** More values exist than were sent. */
   hasMore?: boolean;
 }
 
 /** A root the client exposes to the server (schema `Root`): a `file://` URI the server may work in. */
 export interface Root {
+  /** The root's URI (`file://` in current revisions). */
   uri: string;
+  /** A name for display. */
   name?: string;
   _meta?: Meta;
 }
@@ -252,14 +315,25 @@ export interface SamplingMessage {
 /** What a server asks the client's model for (`sampling/createMessage` params). */
 export interface CreateMessageParams {
   messages: SamplingMessage[];
+  /** The most tokens the model may produce. */
   maxTokens: number;
   systemPrompt?: string;
+  /**
+   * Which model the server would like (hints, and priorities of cost, speed and intelligence); the
+   * client decides.
+   */
   modelPreferences?: Record<string, unknown>;
+  /**
+   * Context from MCP servers to attach to the prompt (default `none`; servers should use the
+   * other two only when the client declares `sampling.context`).
+   */
   includeContext?: 'none' | 'thisServer' | 'allServers';
   temperature?: number;
   stopSequences?: string[];
   metadata?: Record<string, unknown>;
+  /** Tools the model may call (the client must declare `sampling.tools`). */
   tools?: Tool[];
+  /** Whether and how the model should use `tools`. */
   toolChoice?: Record<string, unknown>;
   _meta?: Meta;
 }
@@ -268,7 +342,9 @@ export interface CreateMessageParams {
 export interface CreateMessageResult {
   role: Role;
   content: unknown;
+  /** The name of the model that answered. */
   model: string;
+  /** Why the model stopped (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`, …). */
   stopReason?: string;
   _meta?: Meta;
 }
@@ -277,6 +353,7 @@ export interface CreateMessageResult {
 export interface ElicitFormParams {
   mode?: 'form';
   message: string;
+  /** The form: a flat JSON Schema object of primitive properties. */
   requestedSchema: Record<string, unknown>;
   _meta?: Meta;
 }
@@ -296,7 +373,12 @@ export type ElicitParams = ElicitFormParams | ElicitUrlParams;
 
 /** The user's answer to an elicitation: accepted (with `content` in form mode), declined or cancelled. */
 export interface ElicitResult {
+  /**
+   * What the user did: `accept` (submitted), `decline` (refused) or `cancel` (dismissed without
+   * choosing).
+   */
   action: 'accept' | 'decline' | 'cancel';
+  /** The submitted values, on `accept` in form mode. */
   content?: Record<string, string | number | boolean | string[]>;
   _meta?: Meta;
 }
