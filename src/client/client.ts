@@ -74,6 +74,7 @@ const DEFAULT_INFO: Implementation = { name: 'janus-mcp-client', version: '0.1.0
  * ```
  */
 export class Client {
+  /** The client's name and version, as sent to the server. */
   readonly clientInfo: Implementation;
   /** What the era connections share: the wire, the verdict, the options, the cache. */
   private readonly context: ConnectionContext;

@@ -32,6 +32,7 @@ export type ClientMethod = keyof ClientMethods;
 
 /** What every middleware sees of one outbound request. */
 export interface ClientMiddlewareContext<P extends Params = Params> {
+  /** The request's method (`tools/call`, …). */
   readonly method: string;
   /**
    * The request's params. Replace them before calling `next()` to change what is sent;

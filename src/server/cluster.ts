@@ -14,6 +14,7 @@ import type { Secret, SecretRing } from './modern/secret-ring.js';
 export class StoreKey<T> {
   /** Never set: ties the key to the type of its store. */
   declare readonly store?: T;
+  /** @param id The store's name, unique in a cluster (an extension's identifier, say). */
   constructor(readonly id: string) {}
 }
 

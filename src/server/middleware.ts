@@ -52,6 +52,7 @@ export function isInputRequired(result: unknown): result is InputRequiredResult 
 export interface MiddlewareContext<P extends Params = Params> {
   /** A request (answered) or a notification (not). */
   readonly kind: 'request' | 'notification';
+  /** The message's method (`tools/call`, `notifications/initialized`, …). */
   readonly method: string;
   /**
    * The message's params as sent (`{}` when it had none). Replace them before calling
@@ -60,6 +61,7 @@ export interface MiddlewareContext<P extends Params = Params> {
   params: P;
   /** The request's id; undefined for a notification. */
   readonly id: RequestId | undefined;
+  /** The era the message came in: `legacy` (a handshake-era session) or `modern` (2026-07-28). */
   readonly era: Era;
   /** The revision in use; undefined on a legacy session before `initialize` succeeded. */
   readonly protocolVersion: ProtocolVersion | undefined;

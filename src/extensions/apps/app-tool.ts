@@ -43,7 +43,9 @@ export interface AppUi {
   html?: AppHtml;
   /** The resource's name (default: the tool's name), title and description. */
   name?: string;
+  /** The resource's title, for display. */
   title?: string;
+  /** The resource's description. */
   description?: string;
   /** Origins the UI may reach; hosts allow nothing undeclared. */
   csp?: AppCsp;
@@ -51,6 +53,7 @@ export interface AppUi {
   permissions?: AppPermissions;
   /** A dedicated sandbox origin, in the host's format. */
   domain?: string;
+  /** Whether the host should draw a border and background around the UI (absent: the host decides). */
   prefersBorder?: boolean;
   /** Who may see and call the tool (default both): `['app']` hides it from the model; hosts enforce it. */
   visibility?: AppVisibility[];
