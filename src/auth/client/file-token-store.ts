@@ -23,7 +23,7 @@ type Records = Record<string, StoredAuthorization>;
 export class FileTokenStore implements TokenStore {
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** `path`: the JSON file (created on the first write). */
+  /** @param path The JSON file (created on the first write). */
   constructor(readonly path: string) {}
 
   /** The record under `key` in the file, after the writes queued before it. */

@@ -15,6 +15,7 @@ export interface IntrospectionOptions {
   endpoint?: string;
   /** This resource server's client credentials at the authorization server (HTTP Basic). */
   clientId: string;
+  /** The secret that goes with `clientId`. */
   clientSecret: string;
 }
 
