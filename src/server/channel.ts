@@ -46,7 +46,9 @@ export interface ChannelHost {
 
 /** A channel as its transport holds it (`core.openChannel`). */
 export interface ServerChannel {
+  /** The channel's id: the transport's own (`ChannelHost.id`), or a random UUID. */
   readonly id: string;
+  /** Set once the channel closed. */
   readonly closed: boolean;
   /**
    * The peer stopped sending (stdin ended): what the server asked of it fails now, and the

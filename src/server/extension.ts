@@ -117,7 +117,15 @@ export interface ServerExtension {
   settings?(): Record<string, unknown> | undefined;
   /** Adds what a revision declares outside `extensions` (2025-11-25's core `tasks` capability). */
   capabilities?(v: ProtocolVersion, caps: ServerCapabilities): void;
+  /**
+   * The methods it adds, by name: dispatch serves them after the core's own, in the revisions each
+   * declares.
+   */
   readonly methods?: Readonly<Record<string, ExtensionMethod>>;
+  /**
+   * Runs tool calls its own way (the tasks extension runs a task), or declines and the call runs
+   * as usual.
+   */
   readonly toolCall?: ToolCallHook;
   /**
    * A tool's settings for this extension (`ToolConfig.extensions[id]`), at registration: throw a

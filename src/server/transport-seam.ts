@@ -41,6 +41,7 @@ export type { TransportKind };
  * this payload go, when its channel dies, and which channel (if any) it came on.
  */
 export interface Inbound {
+  /** What carried the payload (`stdio`, `http`, …), as the server reports it. */
   readonly transport: TransportKind;
   /**
    * Whether the channel dropping (`signal`, `watch`) cancels this payload's requests. Yes on a

@@ -102,11 +102,17 @@ export type AnyToolHandler = (args: never, ctx: RequestContext) => unknown;
  * newest wire shape. What an extension's tool-call hook is given.
  */
 export interface ToolEntry {
+  /** The tool's name. */
   readonly name: string;
+  /** The config it was registered with. */
   readonly config: ToolConfig;
+  /** Its input schema, compiled: the JSON Schema sent and the validator of arguments. */
   readonly input: CompiledSchema;
+  /** Its output schema, compiled, when it has one. */
   readonly output: CompiledSchema | undefined;
+  /** The arguments its input schema marks for `Mcp-Param-*` headers (`x-mcp-header`). */
   readonly headerParams: readonly HeaderParam[];
+  /** Its handler. */
   readonly handler: AnyToolHandler;
   /** The newest wire shape; each revision picks the fields it defines. */
   readonly wire: Tool;
