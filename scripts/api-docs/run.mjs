@@ -19,7 +19,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 function installed() {
   const lock = JSON.parse(readFileSync(join(here, 'package-lock.json'), 'utf8'));
   return Object.entries(lock.packages).every(([path, entry]) => {
-    if (path === '') return true;
+    // The root entry is this folder; an optional package may be absent on this platform.
+    if (path === '' || entry.optional) return true;
     const manifest = join(here, path, 'package.json');
     return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === entry.version;
   });
