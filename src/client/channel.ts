@@ -58,6 +58,12 @@ export interface ClientChannel {
 
 /** A transport-level failure, with the HTTP status and body when there was one. */
 export class ChannelError extends Error {
+  /**
+   * @param message What failed.
+   * @param status The HTTP status, when the failure was an HTTP response.
+   * @param body The response's body, when there was one.
+   * @param options The error's `cause`.
+   */
   constructor(
     message: string,
     readonly status?: number,

@@ -13,10 +13,15 @@ import type { HandlerContext } from './options.js';
  * instructions.
  */
 export interface Verdict {
+  /** The server's era. */
   era: Era;
+  /** The revision to speak with it. */
   version: ProtocolVersion;
+  /** Its name and version, when it gave them. */
   serverInfo: Implementation | undefined;
+  /** What it declared it offers. */
   capabilities: ServerCapabilities;
+  /** Its instructions, when it gave them. */
   instructions: string | undefined;
 }
 

@@ -164,9 +164,13 @@ export interface MethodLists<
   CN extends string = string,
   SN extends string = string,
 > {
+  /** Requests the client sends. */
   readonly clientRequests?: readonly CR[];
+  /** Requests the server sends. */
   readonly serverRequests?: readonly SR[];
+  /** Notifications the client sends. */
   readonly clientNotifications?: readonly CN[];
+  /** Notifications the server sends. */
   readonly serverNotifications?: readonly SN[];
 }
 

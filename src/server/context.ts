@@ -53,6 +53,7 @@ export interface ElicitFormRequest<S extends StandardSchema | Record<string, unk
    * answer.
    */
   requestedSchema: S;
+  /** Sent as the request's `_meta`. */
   _meta?: Meta;
 }
 
@@ -73,6 +74,7 @@ export interface ElicitUrlRequest {
   url: string;
   /** 2025-11-25: correlates `notifications/elicitation/complete`; generated when absent. */
   elicitationId?: string;
+  /** Sent as the request's `_meta`. */
   _meta?: Meta;
 }
 

@@ -89,7 +89,9 @@ export interface ExtensionHost {
  * (merged into `notifications`), and the topics the stream then holds.
  */
 export interface ListenGrant {
+  /** The part of the acknowledgement the extension agrees to, merged into its `notifications`. */
   readonly acknowledged: Params;
+  /** The topics the stream then holds: what `ExtensionHost.publish` reaches it by. */
   readonly topics: readonly string[];
 }
 

@@ -76,6 +76,7 @@ export interface MiddlewareContext<P extends Params = Params> {
    * 2026-07-28 wire and during the handshake.
    */
   readonly session: SessionHandle | undefined;
+  /** What carried the message (`stdio`, `http`, `sse`, `memory`, or a custom transport's name). */
   readonly transport: TransportKind;
   /** Who sent it, when the transport authenticated them (`Inbound.principal`). */
   readonly principal: string | undefined;

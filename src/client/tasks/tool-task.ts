@@ -43,7 +43,10 @@ export class ToolTask implements AsyncIterable<TaskSnapshot> {
   private readonly driver: TaskDriver | undefined;
   private cancelled: JanusError | undefined;
 
-  /** @internal Made by `Client.startTool` / `Client.resumeTool`. */
+  /**
+   * @internal Made by `Client.startTool` / `Client.resumeTool`.
+   * @param toolName The tool called, when known.
+   */
   constructor(
     readonly toolName: string | undefined,
     start: { result: CallToolResult } | { snapshot: TaskSnapshot; driver: TaskDriver },

@@ -73,11 +73,17 @@ export type TaskSignal = { type: 'input'; taskId: string; responses: Record<stri
 
 /** A change to a record; `status` moves only out of a non-terminal status. */
 export interface TaskChange {
+  /** The new status. */
   status?: TaskStatus;
+  /** The new status message. */
   statusMessage?: string;
+  /** The new lifetime from creation, in milliseconds (null: unlimited). */
   ttlMs?: number | null;
+  /** The new poll interval, in milliseconds. */
   pollIntervalMs?: number;
+  /** The result, when the task completes. */
   result?: Record<string, unknown>;
+  /** The error, when the task fails. */
   error?: TaskError;
 }
 
