@@ -33,6 +33,7 @@ export function appsExtension(mimeTypes: readonly string[] = [APP_MIME_TYPE]): R
 
 /** A tool's link to its UI. */
 export interface AppLink {
+  /** The `ui://` URI of the tool's UI resource. */
   readonly resourceUri: string;
   /** Who may see and call the tool; `['model', 'app']` when the tool does not say (§Visibility). */
   readonly visibility: readonly AppVisibility[];
@@ -40,17 +41,25 @@ export interface AppLink {
 
 /** A tool's UI as read. */
 export interface AppResource {
+  /** The tool's name. */
   readonly tool: string;
+  /** The UI resource's `ui://` URI. */
   readonly uri: string;
+  /** The resource's MIME type. */
   readonly mimeType: string;
   /** The page (from `text`, or `blob` decoded as UTF-8). */
   readonly html: string;
+  /** Who may see and call the tool (`['model', 'app']` when the tool does not say). */
   readonly visibility: readonly AppVisibility[];
   /** The `_meta.ui` in force: the content item's, else the listing entry's, else `{}`. */
   readonly meta: AppResourceMeta;
+  /** The origins the UI may reach (from `meta`). */
   readonly csp?: AppCsp;
+  /** The browser capabilities the UI asks for (from `meta`). */
   readonly permissions?: AppPermissions;
+  /** The dedicated sandbox origin it asks for, in the host's format (from `meta`). */
   readonly domain?: string;
+  /** Whether the host should draw a border and background (from `meta`; absent: the host decides). */
   readonly prefersBorder?: boolean;
 }
 

@@ -7,6 +7,7 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcRespon
 import type { LegacyVersion } from '../protocol/versions.js';
 import type { TransportKind } from '../transports/transport.js';
 
+/** What a {@link ClientChannel} tells the client: the server's messages, and the channel's end. */
 export interface ChannelHandlers {
   /** Server requests and notifications (and, on stdio, anything not answering a pending request). */
   onMessage(message: JsonRpcMessage): void;
@@ -21,14 +22,23 @@ export interface ChannelHandlers {
   onWarning?(message: string): void;
 }
 
+/** How one message goes out on a {@link ClientChannel}. */
 export interface SendOptions {
   /** Extra HTTP headers (ignored by message channels). */
   headers?: Record<string, string>;
+  /** Cancels the send, and the wait for a response. */
   signal?: AbortSignal;
 }
 
+/**
+ * The client's view of a connection to a server, for those who write one: message transports
+ * (stdio, in-memory) share one stream for everything; HTTP is request-scoped, each POST with its
+ * own response stream. `connect()` takes one as its target.
+ */
 export interface ClientChannel {
+  /** What carries the messages (`stdio`, `http`, `memory`, …). */
   readonly kind: TransportKind;
+  /** Opens the channel: from now on the server's messages go to `handlers`. */
   start(handlers: ChannelHandlers): Promise<void>;
   /**
    * Sends a request and resolves with its response (an error response resolves too: the
@@ -42,11 +52,18 @@ export interface ClientChannel {
   setLegacyVersion?(version: LegacyVersion): void;
   /** Legacy HTTP: opens the standalone GET stream for unsolicited messages (if the server offers one). */
   openEventStream?(): void;
+  /** Closes the channel; `onClose` is called. */
   close(): Promise<void>;
 }
 
 /** A transport-level failure, with the HTTP status and body when there was one. */
 export class ChannelError extends Error {
+  /**
+   * @param message What failed.
+   * @param status The HTTP status, when the failure was an HTTP response.
+   * @param body The response's body, when there was one.
+   * @param options The error's `cause`.
+   */
   constructor(
     message: string,
     readonly status?: number,

@@ -59,7 +59,22 @@ import { DEFAULT_MAX_INPUT_REQUESTS } from './limits.js';
 
 const DEFAULT_INFO: Implementation = { name: 'janus-mcp-client', version: '0.1.0' };
 
+/**
+ * A connection to one MCP server, of any revision: one API over both eras. Made by {@link
+ * connect}, which detects the era the server speaks; every call then follows that era's rules (a
+ * session and plain JSON-RPC on the handshake era; the `_meta` envelope, mirrored headers and
+ * `input_required` rounds on 2026-07-28).
+ *
+ * @example
+ * ```ts
+ * const client = await connect('http://127.0.0.1:3000/mcp');
+ * const { tools } = await client.listTools();
+ * const result = await client.callTool(tools[0].name, {});
+ * await client.close();
+ * ```
+ */
 export class Client {
+  /** The client's name and version, as sent to the server. */
   readonly clientInfo: Implementation;
   /** What the era connections share: the wire, the verdict, the options, the cache. */
   private readonly context: ConnectionContext;
@@ -150,21 +165,27 @@ export class Client {
     return this.connecting;
   }
 
+  /** The era the server speaks, as detected (or chosen) on connecting. */
   get era(): Era {
     return this.context.server.known.era;
   }
+  /** The revision in use with this server. */
   get protocolVersion(): ProtocolVersion {
     return this.context.server.known.version;
   }
+  /** The server's name and version, as it introduced itself. */
   get serverInfo(): Implementation | undefined {
     return this.context.server.known.serverInfo;
   }
+  /** What the server declared it offers. */
   get serverCapabilities(): ServerCapabilities {
     return this.context.server.known.capabilities;
   }
+  /** The server's instructions (how to use it), if it gave any. */
   get instructions(): string | undefined {
     return this.context.server.known.instructions;
   }
+  /** What carries the messages: `stdio`, `http`, or the kind a transport gives itself. */
   get transportKind(): ClientChannel['kind'] {
     return this.context.wire.kind;
   }
@@ -259,24 +280,29 @@ export class Client {
 
   // ---- prompts ----
 
+  /** One page of prompts (`prompts/list`). */
   listPrompts(params: { cursor?: string } = {}): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
     return this.connection.request('prompts/list', params);
   }
 
+  /** A prompt's messages with `args` filled in (`prompts/get`). */
   getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
     return this.connection.request('prompts/get', { name, arguments: args }, options);
   }
 
   // ---- resources ----
 
+  /** One page of resources (`resources/list`). */
   listResources(params: { cursor?: string } = {}): Promise<{ resources: Resource[]; nextCursor?: string }> {
     return this.connection.request('resources/list', params);
   }
 
+  /** One page of resource templates (`resources/templates/list`). */
   listResourceTemplates(params: { cursor?: string } = {}): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
     return this.connection.request('resources/templates/list', params);
   }
 
+  /** Reads a resource's contents (`resources/read`). */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     return this.connection.request('resources/read', { uri }, options);
   }
@@ -351,6 +377,11 @@ export class Client {
 
   // ---- utilities ----
 
+  /**
+   * Completion values for a prompt's or a resource template's argument (`completion/complete`);
+   * `context` gives the arguments already chosen, where the revision has it (2025-06-18 and
+   * later).
+   */
   async complete(
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
     argument: { name: string; value: string },

@@ -1,6 +1,8 @@
 /**
  * `janus-mcp/client`: connect to any MCP server, detect its era, speak the whole protocol.
  * Errors (`McpError`, `JanusError`, `ChannelError`, …) come from `janus-mcp/errors`.
+ *
+ * @module janus-mcp/client
  */
 export { connect } from './connect.js';
 export { Client } from './client.js';

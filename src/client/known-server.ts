@@ -8,11 +8,20 @@ import type { Implementation, ServerCapabilities } from '../protocol/types.js';
 import { LATEST_LEGACY_VERSION, type Era, type ProtocolVersion } from '../protocol/versions.js';
 import type { HandlerContext } from './options.js';
 
+/**
+ * What era detection found out about a server: its era and revision, its info, capabilities and
+ * instructions.
+ */
 export interface Verdict {
+  /** The server's era. */
   era: Era;
+  /** The revision to speak with it. */
   version: ProtocolVersion;
+  /** Its name and version, when it gave them. */
   serverInfo: Implementation | undefined;
+  /** What it declared it offers. */
   capabilities: ServerCapabilities;
+  /** Its instructions, when it gave them. */
   instructions: string | undefined;
 }
 

@@ -27,10 +27,12 @@ export type ClientMethods = {
   [M in ClientRequestMethod]: { params: ClientRequestTypes[M]['params']; result: ResultFor<M> };
 };
 
+/** The name of a request method the client sends (`tools/call`, …). */
 export type ClientMethod = keyof ClientMethods;
 
 /** What every middleware sees of one outbound request. */
 export interface ClientMiddlewareContext<P extends Params = Params> {
+  /** The request's method (`tools/call`, …). */
   readonly method: string;
   /**
    * The request's params. Replace them before calling `next()` to change what is sent;
@@ -57,6 +59,7 @@ export interface ClientMiddlewareContext<P extends Params = Params> {
 /** The context of a middleware registered for one method: its params typed. */
 export type ClientMethodContext<M extends ClientMethod> = ClientMiddlewareContext<ClientMethods[M]['params']> & { readonly method: M };
 
+/** Sends the request (after the rest of the chain) and resolves to the era's wire result. */
 export type ClientNext<R = unknown> = () => Promise<R>;
 
 /**

@@ -17,9 +17,13 @@ import type { OAuthClientOptions, OAuthProvider } from '../auth/client/index.js'
 
 /** A stdio server to start as a child process (Node only). */
 export interface SpawnOptions {
+  /** The program to run (found on the `PATH`). */
   command: string;
+  /** Its arguments. */
   args?: string[];
+  /** Environment variables added to this process's own for the child. */
   env?: Record<string, string | undefined>;
+  /** The child's working directory (default: this process's). */
   cwd?: string;
   /**
    * Where the child's stderr goes: `'inherit'` (default) forwards it to this process's
@@ -33,15 +37,26 @@ export interface SpawnOptions {
 /** Where the server is: a URL (Streamable HTTP, falling back to HTTP+SSE), a command to spawn (stdio), or a transport. */
 export type Target = string | URL | SpawnOptions | Transport | ClientChannel;
 
+/**
+ * What the client's handlers of server requests (`onElicit`, `onSample`, `onRoots`) are told about
+ * the request.
+ */
 export interface HandlerContext {
   /** The era and version of the exchange that asked. */
   readonly era: Era;
+  /** The revision of that exchange. */
   readonly protocolVersion: ProtocolVersion;
   /** Aborts when the request that asked is cancelled or the client closes. */
   readonly signal: AbortSignal;
 }
 
+/**
+ * How {@link connect} connects: the client's identity and capabilities, the handlers that answer
+ * the server's requests, the era (detected unless given), timeouts and bounds, middleware, OAuth,
+ * tasks and caching.
+ */
 export interface ConnectOptions {
+  /** The client's name and version, as the server sees them (default `janus-mcp-client`). */
   clientInfo?: Implementation;
   /** Pins the protocol version and skips era detection. */
   protocolVersion?: ProtocolVersion;

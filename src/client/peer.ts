@@ -21,12 +21,17 @@ import { DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './lim
 
 export { unwrap } from '../jsonrpc/envelope.js';
 
+/** A progress notification's values, as `onProgress` gets them. */
 export interface Progress {
+  /** How far along: increases with each notification. */
   progress: number;
+  /** The value `progress` reaches when done, if known. */
   total?: number;
+  /** What is happening now, for display. */
   message?: string;
 }
 
+/** How one request is sent: its timeouts, progress and cancellation. */
 export interface CallOptions {
   /** Default: the client's `timeoutMs`; 0 or Infinity for none. */
   timeoutMs?: number;
@@ -34,7 +39,12 @@ export interface CallOptions {
   resetTimeoutOnProgress?: boolean;
   /** The longest the call may wait however often progress restarts `timeoutMs`. Default: the client's `maxTotalTimeoutMs` (one hour); 0 or Infinity for none. */
   maxTotalTimeoutMs?: number;
+  /**
+   * Called for each progress notification the server sends for this request (a progress token is
+   * sent with it).
+   */
   onProgress?: (p: Progress) => void;
+  /** Cancels the request: the server is told, and the call rejects. */
   signal?: AbortSignal;
 }
 

@@ -16,6 +16,11 @@ export type SkillVerificationFailure =
  * returned. The usual cause is a skill changed since its entry was fetched: `getSkill` refreshes it.
  */
 export class SkillVerificationError extends Error {
+  /**
+   * @param failure What did not match: its kind.
+   * @param uri The file's URI.
+   * @param message What went wrong, for a person to read.
+   */
   constructor(
     readonly failure: SkillVerificationFailure,
     readonly uri: string,

@@ -26,20 +26,25 @@ export type { SkillEntry, SkillFrontmatter, SkillResourceEntry };
 
 /** A skill loaded from verified content. */
 export interface LoadedSkill {
+  /** The skill's entry, as listed (or got), that SKILL.md was verified against. */
   readonly entry: SkillEntry;
   /** The skill root (`skill://pdf-processing`): relative references in SKILL.md resolve against it. */
   readonly root: string;
   /** SKILL.md as text, frontmatter included. */
   readonly text: string;
+  /** The frontmatter parsed from SKILL.md (found equal to the entry's). */
   readonly frontmatter: SkillFrontmatter;
 }
 
 /** A verified supporting file. */
 export interface SkillFileContent {
+  /** The file's resource URI. */
   readonly uri: string;
+  /** The file's raw bytes, verified against the entry's size and digest. */
   readonly bytes: Uint8Array;
   /** The bytes as text when they are UTF-8. */
   readonly text: string | undefined;
+  /** The MIME type the server gave, if any. */
   readonly mimeType: string | undefined;
 }
 

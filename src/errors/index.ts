@@ -4,6 +4,8 @@
  * whose message the model reads as a tool result) and the ones that stay local (`JanusError`
  * with a string `code`, the client's channel errors, and `InvalidTokenError`, which a token
  * check throws to have the request refused with 401). Runtime-neutral.
+ *
+ * @module janus-mcp/errors
  */
 export { ErrorCode, McpError, JanusError, ToolError, UrlElicitationRequiredError } from '../protocol/errors.js';
 export type { ErrorCodeValue, JanusErrorCode, JsonRpcErrorObject, UrlElicitation } from '../protocol/errors.js';

@@ -3,6 +3,8 @@
  * request) as a web-standard `(request: Request) => Promise<Response>`, for Bun, Deno,
  * Cloudflare Workers and any Fetch API runtime. Neither this entry nor its types reach a
  * `node:` module; on Node, `janus-mcp/http` adds `createNodeHandler` and `serveHttp`.
+ *
+ * @module janus-mcp/fetch
  */
 export { createFetchHandler } from '../transports/http/fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from '../transports/http/fetch.js';

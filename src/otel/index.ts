@@ -20,6 +20,8 @@
  *
  * Needs `@opentelemetry/api` (an optional peer dependency); nothing else in janus-mcp
  * imports this entry or the API, so programs that do not use it load neither.
+ *
+ * @module janus-mcp/otel
  */
 export { instrumentServer, serverTracing } from './server.js';
 export { instrumentClient, clientTracing } from './client.js';

@@ -3,6 +3,7 @@
  * JSON-RPC error with a numeric code; `JanusError` stays local, with a string code.
  */
 
+/** The JSON-RPC error codes MCP uses, by name: the JSON-RPC 2.0 ones and those the MCP revisions add. */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -19,17 +20,24 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/** One of the {@link ErrorCode} numbers. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/** The `error` member of a JSON-RPC error response. */
 export interface JsonRpcErrorObject {
+  /** The error's JSON-RPC code (see {@link ErrorCode}). */
   code: number;
+  /** What went wrong, for a person to read. */
   message: string;
+  /** Details for a program to read, if any. */
   data?: unknown;
 }
 
 /** An error meant for the peer: thrown in a handler, it becomes a JSON-RPC error response. */
 export class McpError extends Error {
+  /** The JSON-RPC error code sent with it (see {@link ErrorCode}). */
   readonly code: number;
+  /** Details sent as the error's `data`, if any. */
   readonly data: unknown;
   constructor(code: number, message: string, data?: unknown) {
     super(message);
@@ -37,16 +45,19 @@ export class McpError extends Error {
     this.code = code;
     this.data = data;
   }
+  /** The error as the `error` member of a JSON-RPC response (`data` only when there is some). */
   toJSON(): JsonRpcErrorObject {
     return this.data === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };
   }
+  /** The error a peer sent in a JSON-RPC error response, to be thrown locally. */
   static from(e: JsonRpcErrorObject): McpError {
     return new McpError(e.code, e.message, e.data);
   }
 }
 
+/** What kind of local failure a {@link JanusError} is. */
 export type JanusErrorCode =
   | 'SCHEMA'
   | 'REGISTRATION'
@@ -61,6 +72,7 @@ export type JanusErrorCode =
 
 /** An error that never goes on the wire: bad configuration, closed transports, timeouts. */
 export class JanusError extends Error {
+  /** What kind of failure this is, for a program to tell them apart. */
   readonly code: JanusErrorCode;
   constructor(code: JanusErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -71,8 +83,11 @@ export class JanusError extends Error {
 
 /** A URL elicitation the client must complete before the request can be served (2025-11-25 client/elicitation.mdx). */
 export interface UrlElicitation {
+  /** Why the user should go there, shown to them. */
   message: string;
+  /** The URL to send the user to. */
   url: string;
+  /** Identifies the elicitation in `notifications/elicitation/complete`. */
   elicitationId: string;
 }
 

@@ -1,4 +1,8 @@
-/** `janus-mcp/protocol`: revisions, error codes, wire types and envelopes. Runtime-neutral. */
+/**
+ * `janus-mcp/protocol`: revisions, error codes, wire types and envelopes. Runtime-neutral.
+ *
+ * @module janus-mcp/protocol
+ */
 export * from './versions.js';
 export * from './meta.js';
 export * from './jsonrpc.js';

@@ -2,8 +2,10 @@
 import type { JsonRpcErrorObject } from './errors.js';
 import type { Result } from './types.js';
 
+/** A JSON-RPC request id: a string or an integer, chosen by the sender and echoed in the response. */
 export type RequestId = string | number;
 
+/** A JSON-RPC request: a method call that expects one response with the same `id`. */
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: RequestId;
@@ -11,18 +13,21 @@ export interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
+/** A JSON-RPC notification: a method call without an `id`, which gets no response. */
 export interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
   params?: Record<string, unknown>;
 }
 
+/** A successful JSON-RPC response: the `result` of the request with the same `id`. */
 export interface JsonRpcResultResponse {
   jsonrpc: '2.0';
   id: RequestId;
   result: Record<string, unknown>;
 }
 
+/** A failed JSON-RPC response: the `error` of the request with the same `id`. */
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
   /** Absent only when the request id could not be read (parse error, invalid request). */
@@ -30,13 +35,16 @@ export interface JsonRpcErrorResponse {
   error: JsonRpcErrorObject;
 }
 
+/** Either kind of JSON-RPC response. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+/** Any JSON-RPC message MCP sends: a request, a notification or a response. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Whether `v` can be a request id: a string or an integer. */
 export function isRequestId(v: unknown): v is RequestId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 }
@@ -65,6 +73,15 @@ const hasError = (v: Fields): v is Fields & { error: JsonRpcErrorObject } => {
   return isObject(e) && typeof e.code === 'number' && typeof e.message === 'string';
 };
 
+/**
+ * Tells what one decoded JSON value is: a request, a notification, a response, or invalid with the reason (and the id, when it could be read), so that the receiver can answer an invalid request with `-32600`.
+ *
+ * @example
+ * ```ts
+ * const seen = classify(JSON.parse(line));
+ * if (seen.kind === 'invalid') console.error(seen.reason);
+ * ```
+ */
 export function classify(v: unknown): Classified {
   if (!isObject(v)) return { kind: 'invalid', id: null, reason: 'message must be a JSON object' };
   const id = isRequestId(v.id) ? v.id : null;
@@ -89,6 +106,7 @@ export function classify(v: unknown): Classified {
   return { kind: 'invalid', id, reason: 'not a request, notification or response' };
 }
 
+/** An error response to request `id`; with no `id` (null or undefined: it could not be read) the response has none. */
 export function errorResponse(id: RequestId | null | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
   // The schemas of every revision require an id on error responses except where it is
   // unknowable; an absent id is how "unknown" is spelt in the 2025+ schemas.
@@ -105,14 +123,17 @@ export function asWireResult(result: object): Result {
   return result as Result;
 }
 
+/** A result response to request `id`. */
 export function resultResponse(id: RequestId, result: Record<string, unknown>): JsonRpcResultResponse {
   return { jsonrpc: '2.0', id, result };
 }
 
+/** Whether `m` is a response (a result or an error) rather than a request or a notification. */
 export function isResponse(m: JsonRpcMessage): m is JsonRpcResponse {
   return 'result' in m || 'error' in m;
 }
 
+/** Whether `m` is an error response. */
 export function isErrorResponse(m: JsonRpcMessage): m is JsonRpcErrorResponse {
   return 'error' in m;
 }

@@ -118,9 +118,13 @@ export const SERVER_NOTIFICATIONS = {
   'notifications/subscriptions/acknowledged': {},
 } as const;
 
+/** The name of a request a client sends, in any revision (`tools/call`, `server/discover`, …). */
 export type ClientRequestMethod = keyof typeof CLIENT_REQUESTS;
+/** The name of a request a server sends to the client, in any revision (`sampling/createMessage`, …). */
 export type ServerRequestMethod = keyof typeof SERVER_REQUESTS;
+/** The name of a notification a client sends, in any revision. */
 export type ClientNotificationMethod = keyof typeof CLIENT_NOTIFICATIONS;
+/** The name of a notification a server sends, in any revision. */
 export type ServerNotificationMethod = keyof typeof SERVER_NOTIFICATIONS;
 
 type SpecParams<S> = S extends RequestSpec<infer P, unknown> ? P : never;

@@ -116,8 +116,13 @@ export interface Features {
   readonly structuredContentAnyJson: boolean;
 }
 
+/**
+ * What one protocol revision has, as the revisions table holds it: its methods, the fields of its wire types, its capabilities, error codes, transport rules and feature flags. Read it with `revision(version)`.
+ */
 export interface Revision {
+  /** The revision's name (its date). */
   readonly version: ProtocolVersion;
+  /** The era it belongs to. */
   readonly era: Era;
   /** The core methods per direction. */
   readonly methods: Methods;
@@ -138,8 +143,14 @@ export interface Revision {
   readonly lacks: Readonly<Record<WireType, ReadonlySet<string>>>;
   /** Capability names and their sub-fields as dotted paths (`sampling`, `sampling.tools`). */
   readonly capabilities: { readonly client: ReadonlySet<string>; readonly server: ReadonlySet<string> };
+  /** The error codes whose meaning or existence differs between revisions. */
   readonly errors: RevisionErrors;
+  /** The transport rules that differ between revisions (HTTP+SSE, sessions, headers). */
   readonly transport: TransportRules;
+  /**
+   * What it can carry beyond its methods, fields and capabilities (progress messages, completion
+   * context, …).
+   */
   readonly features: Features;
 }
 
@@ -153,9 +164,13 @@ export interface MethodLists<
   CN extends string = string,
   SN extends string = string,
 > {
+  /** Requests the client sends. */
   readonly clientRequests?: readonly CR[];
+  /** Requests the server sends. */
   readonly serverRequests?: readonly SR[];
+  /** Notifications the client sends. */
   readonly clientNotifications?: readonly CN[];
+  /** Notifications the server sends. */
   readonly serverNotifications?: readonly SN[];
 }
 
@@ -164,11 +179,15 @@ type CatalogueLists = MethodLists<ClientRequestMethod, ServerRequestMethod, Clie
 
 /** What a revision adds to, or drops from, the one before it (`registerRevision`'s `change.add` and `change.drop`). */
 export interface RevisionLists<M extends MethodLists = MethodLists> {
+  /** Method names, per direction. */
   readonly methods?: M;
   /** Methods the schema's unions hold but marks experimental (served by an extension, if at all). */
   readonly experimental?: MethodLists;
+  /** Requests a server may embed in an `input_required` result. */
   readonly inputRequests?: readonly string[];
+  /** Fields of wire types, per type. */
   readonly fields?: Partial<Record<WireType, readonly string[]>>;
+  /** Capability names and their sub-fields as dotted paths (`sampling.tools`), per side. */
   readonly capabilities?: { readonly client?: readonly string[]; readonly server?: readonly string[] };
 }
 
@@ -188,14 +207,19 @@ interface Entry {
 
 /** A revision written as the one before it, plus and minus what changed. */
 export interface RevisionChange<M extends MethodLists = MethodLists> {
+  /** The new revision's name (its date, `YYYY-MM-DD`). */
   readonly version: ProtocolVersion;
   /** Its era, when not the one before it's (2026-07-28 began the stateless era). */
   readonly era?: Era;
+  /** What it adds to the one before it. */
   readonly add?: RevisionLists<M>;
+  /** What it drops from the one before it. */
   readonly drop?: RevisionLists<M>;
   /** Error codes to set; `undefined` removes one. */
   readonly errors?: { readonly [K in keyof RevisionErrors]?: number | undefined };
+  /** Transport rules that change. */
   readonly transport?: Partial<TransportRules>;
+  /** Features that change. */
   readonly features?: Partial<Features>;
 }
 

@@ -22,10 +22,14 @@ export interface KnownRevisions {
   '2026-07-28': 'modern';
 }
 
+/** The two eras: `legacy`, the handshake era (`initialize`, sessions), and `modern`, the stateless era (2026-07-28 on). */
 export type Era = 'legacy' | 'modern';
+/** The name of a revision this library knows (a date, `2025-11-25`), of either era. */
 export type ProtocolVersion = keyof KnownRevisions & string;
 type InEra<E extends Era> = { [V in ProtocolVersion]: KnownRevisions[V] extends E ? V : never }[ProtocolVersion];
+/** A handshake-era revision (2024-11-05 … 2025-11-25). */
 export type LegacyVersion = InEra<'legacy'>;
+/** A stateless-era revision (2026-07-28 and later). */
 export type ModernVersion = InEra<'modern'>;
 
 // Kept in release order (revisions are ISO dates, so string order is release order).
@@ -72,18 +76,22 @@ export function addVersion(v: string, era: Era): void {
   insert(all, name);
 }
 
+/** Whether `v` names a known handshake-era revision. */
 export function isLegacyVersion(v: unknown): v is LegacyVersion {
   return typeof v === 'string' && eras.get(v) === 'legacy';
 }
 
+/** Whether `v` names a known stateless-era revision. */
 export function isModernVersion(v: unknown): v is ModernVersion {
   return typeof v === 'string' && eras.get(v) === 'modern';
 }
 
+/** Whether `v` names a revision this library knows, of either era. */
 export function isKnownVersion(v: unknown): v is ProtocolVersion {
   return typeof v === 'string' && eras.has(v);
 }
 
+/** The era revision `v` belongs to. */
 export function eraOf(v: ProtocolVersion): Era {
   return eras.get(v) ?? 'modern';
 }

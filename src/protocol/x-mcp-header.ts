@@ -6,6 +6,9 @@
  */
 import { base64ToBytes, bytesToBase64 } from './base64.js';
 
+/**
+ * A tool argument the client mirrors into an `Mcp-Param-{name}` HTTP header, as its input schema's `x-mcp-header` annotation declares it.
+ */
 export interface HeaderParam {
   /** The header suffix as declared: `Region` means `Mcp-Param-Region`. */
   readonly name: string;
@@ -13,9 +16,11 @@ export interface HeaderParam {
   readonly property: string;
   /** The chain of `properties` keys leading to the annotated property. */
   readonly path: readonly string[];
+  /** The JSON Schema type of the annotated property: only these three may be mirrored. */
   readonly type: 'string' | 'integer' | 'boolean';
 }
 
+/** What {@link readHeaderParams} found: the header parameters, or why the annotations are invalid. */
 export type HeaderParamsResult = { ok: true; params: readonly HeaderParam[] } | { ok: false; reason: string };
 
 /** RFC 9110 §5.6.2 tchar. */
@@ -47,6 +52,9 @@ const SUBSCHEMA_KEYWORDS = new Set([
 
 const PERMITTED_TYPES = new Set(['string', 'integer', 'boolean']);
 
+/**
+ * Reads the `x-mcp-header` annotations of a tool's input schema: the header parameters they declare, or the first problem (an annotation on an unreachable or non-scalar property, a name that is not an HTTP token, a name declared twice).
+ */
 export function readHeaderParams(inputSchema: unknown): HeaderParamsResult {
   const params: HeaderParam[] = [];
   const problems: string[] = [];

@@ -13,9 +13,15 @@ import { type Hide, Mirror, type ListKind } from './mirror.js';
 import { UpstreamSubscriptions } from './subscriptions.js';
 import { DEFAULT_RECONNECT, isGone, type ReconnectPolicy, Upstream } from './upstream.js';
 
+/**
+ * How {@link createProxy} presents and reaches the upstream server: the downstream identity, how
+ * to connect and reconnect upstream, what to hide, the proxy's own roots, and the downstream
+ * server's options.
+ */
 export interface ProxyOptions {
   /** Downstream server identity (default: the upstream's serverInfo name/version, title etc.). */
   name?: string;
+  /** Downstream server version (default: the upstream's). */
   version?: string;
   /** How to reach the upstream (passed to connect()): clientInfo, headers, auth, protocolVersion… */
   connect?: ConnectOptions;
@@ -33,6 +39,16 @@ export interface ProxyOptions {
   server?: Omit<ServerOptions, 'name' | 'version'>;
 }
 
+/**
+ * A running proxy: the downstream server to serve (and add to), and the upstream client it
+ * forwards to.
+ *
+ * @example
+ * ```ts
+ * const proxy = await createProxy(['node', 'legacy-server.js']);
+ * await serveHttp(proxy.server, { port: 3000 });
+ * ```
+ */
 export interface Proxy {
   /** The downstream server: add tools of your own with server.tool(...), serve with serveHttp/serveStdio. */
   readonly server: Server;

@@ -9,6 +9,7 @@ import type { Backplane, ServerEvent } from '../spi/index.js';
 import type { RedisConnection } from './connect.js';
 import { bounded } from './deadline.js';
 
+/** How a {@link RedisBackplane} publishes. */
 export interface RedisBackplaneOptions {
   /** The channel (default 'janus:events'); one per server deployment. */
   channel?: string;
@@ -69,6 +70,10 @@ export class RedisBackplane implements Backplane {
     await this.#subscriber.subscribe(this.#channel, (message) => this.#receive(message));
   }
 
+  /**
+   * Publishes the event on the Redis channel for every instance; when Redis cannot take it in
+   * time, it still reaches this instance's own subscribers.
+   */
   publish(event: ServerEvent): void {
     const seq = ++this.#seq;
     // A subscriber that is reconnecting would miss it: tell this instance's streams now.

@@ -13,6 +13,7 @@ import { RedisRequestStateStore } from './request-state-store.js';
 import { RedisSecretRing, secretRingOptions } from './secret-ring.js';
 import { RedisTaskStore } from './task-store.js';
 
+/** What {@link redisCluster} connects to and how it keys and bounds what it keeps on Redis. */
 export interface RedisClusterOptions {
   /** Bounds and expiry of the SSE events kept for resumption (`RedisEventStore`; its prefix and timeouts are the cluster's). */
   events?: LegacyStoreOptions['events'];

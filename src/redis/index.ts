@@ -17,6 +17,8 @@
  *
  * Needs `redis` (node-redis, an optional peer dependency); nothing else in janus-mcp imports
  * this entry or `redis`, so programs that do not use it load neither.
+ *
+ * @module janus-mcp/redis
  */
 export { redisCluster } from './cluster.js';
 export type { RedisClusterOptions, RedisCluster } from './cluster.js';

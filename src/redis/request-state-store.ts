@@ -16,6 +16,7 @@ import type { RedisConnection } from './connect.js';
 import { runScript } from './script.js';
 import { epochKey, RESTORE_RING, ringKey } from './secret-ring.js';
 
+/** How a {@link RedisRequestStateStore} keys and bounds its claims. */
 export interface RedisRequestStateStoreOptions {
   /** Key prefix, one per server deployment (default 'janus:'). */
   prefix?: string;

@@ -78,8 +78,11 @@ end
 return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 `;
 
+/** How a {@link RedisSecretRing} keys its secrets and rotates them. */
 export interface RedisSecretRingOptions {
+  /** Key prefix, one per server deployment. */
   prefix: string;
+  /** How long one command may wait for Redis. */
   commandTimeoutMs: number;
   /** How long a new secret is only opened before it seals. */
   propagationMs: number;

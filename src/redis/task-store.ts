@@ -28,6 +28,7 @@ import type { RedisConnection } from './connect.js';
 import { bounded } from './deadline.js';
 import { runScript } from './script.js';
 
+/** How a {@link RedisTaskStore} keys and bounds its task records. */
 export interface RedisTaskStoreOptions {
   /** Key and channel prefix, one per server deployment, the same on all its instances (default 'janus:'). */
   prefix?: string;

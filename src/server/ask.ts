@@ -46,6 +46,10 @@ export type AskMethod = keyof AskParams;
 
 /** How a request reaches the client for input; one implementation per era. */
 export interface Asker {
+  /**
+   * Sends one request to the client (`elicitation/create`, `sampling/createMessage` or
+   * `roots/list`) and resolves with its answer.
+   */
   ask<M extends AskMethod>(method: M, params: AskParams[M], options: AskOptions | undefined): Promise<AskAnswers[M]>;
 }
 

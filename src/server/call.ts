@@ -36,7 +36,9 @@ import type { Cancellation } from './cancel.js';
  * request (the tasks extension's 2025-11-25 design: a task asks and notifies on its session).
  */
 export interface SiteSession {
+  /** The session's id. */
   readonly id: string;
+  /** Set once the session ended. */
   readonly closed: boolean;
   /** This instance let the session go without ending it (cluster: another instance serves it on). */
   readonly released: boolean;
@@ -57,9 +59,16 @@ export interface SiteSession {
  * the channel it came on and, on the handshake era, its session.
  */
 export interface CallSite {
+  /** The request's era. */
   readonly era: Era;
+  /** The revision the request was made in. */
   readonly protocolVersion: ProtocolVersion;
+  /** The request's client. */
   readonly client: ClientView;
+  /**
+   * The transport's delivery of the request: how answers and the request's own messages reach the
+   * client.
+   */
   readonly inbound: Inbound;
   /** The handshake-era session the request belongs to; undefined on the 2026-07-28 wire. */
   readonly session: SiteSession | undefined;

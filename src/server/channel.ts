@@ -32,6 +32,7 @@ export class InflightMap extends Map<RequestId, Abortable> {
 export interface ChannelHost {
   /** The transport's own id for the channel, if it has one; absent, or already taken, a random UUID. */
   readonly id?: string;
+  /** Writes a message to the client on the channel's own stream. */
   send(message: JsonRpcMessage): void;
   /**
    * Whether `send` reaches the client right now (absent: always). A channel whose client is not
@@ -45,7 +46,9 @@ export interface ChannelHost {
 
 /** A channel as its transport holds it (`core.openChannel`). */
 export interface ServerChannel {
+  /** The channel's id: the transport's own (`ChannelHost.id`), or a random UUID. */
   readonly id: string;
+  /** Set once the channel closed. */
   readonly closed: boolean;
   /**
    * The peer stopped sending (stdin ended): what the server asked of it fails now, and the

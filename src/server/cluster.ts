@@ -14,6 +14,7 @@ import type { Secret, SecretRing } from './modern/secret-ring.js';
 export class StoreKey<T> {
   /** Never set: ties the key to the type of its store. */
   declare readonly store?: T;
+  /** @param id The store's name, unique in a cluster (an extension's identifier, say). */
   constructor(readonly id: string) {}
 }
 
@@ -21,17 +22,24 @@ export class StoreKey<T> {
 export class ClusterStores {
   private readonly stores = new Map<string, unknown>();
 
+  /** Puts the store for `key`, replacing any; returns this, to chain. */
   set<T>(key: StoreKey<T>, store: T): this {
     this.stores.set(key.id, store);
     return this;
   }
 
+  /** The store put under `key`, or undefined. */
   get<T>(key: StoreKey<T>): T | undefined {
     // Only `set` puts a store here, under a key of its type.
     return this.stores.get(key.id) as T | undefined;
   }
 }
 
+/**
+ * What several instances of one server behind one URL share (`createServer({ cluster })`): the
+ * backplane, the `requestState` secrets and records, and the stores of what plugs in.
+ * `redisCluster()` of `janus-mcp/redis` makes one.
+ */
 export interface Cluster {
   /** Registry changes and resource updates, delivered to every instance's sessions and listen streams. */
   readonly backplane: Backplane;

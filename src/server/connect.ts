@@ -10,11 +10,16 @@ import type { Core } from './core.js';
 import type { ServerChannel } from './channel.js';
 import type { Inbound, TransportKind } from './transport-seam.js';
 
+/**
+ * A server bound to one message transport (`server.connect(transport)`, `serveStdio`): a
+ * handshake-era client's session lives on it.
+ */
 export interface Connection {
   /** The channel the transport's messages come on (a handshake-era client's session, where that era is served). */
   readonly channel: ServerChannel;
   /** Resolves when the transport closed. */
   readonly closed: Promise<void>;
+  /** Closes the transport and the channel: the session ends and its handlers abort. */
   close(): Promise<void>;
 }
 

@@ -20,6 +20,7 @@ import type { Parsed, StandardSchema } from './schema/types.js';
 import type { AuthInfo } from './auth-info.js';
 import type { TransportKind } from './transport-seam.js';
 
+/** How a handler's request to the client (`ctx.elicit`, `ctx.sample`, `ctx.roots`) is sent. */
 export interface AskOptions {
   /**
    * The `inputRequests` key on the modern wire. Defaults to a key derived from the order
@@ -45,8 +46,14 @@ export interface AskOptions {
  * validates the answer: see `RequestContext.elicit`.
  */
 export interface ElicitFormRequest<S extends StandardSchema | Record<string, unknown> = Record<string, unknown>> {
+  /** What to ask the user, shown with the form. */
   message: string;
+  /**
+   * The form: a flat JSON Schema object, or a Standard Schema of one that also validates the
+   * answer.
+   */
   requestedSchema: S;
+  /** Sent as the request's `_meta`. */
   _meta?: Meta;
 }
 
@@ -56,26 +63,55 @@ export type ElicitAnswer<T> =
   | { action: 'decline'; _meta?: Meta }
   | { action: 'cancel'; _meta?: Meta };
 
+/**
+ * A URL elicitation (client/elicitation.mdx §URL Mode): the user is sent to `url`, for what must
+ * not pass through the client (credentials, payments).
+ */
 export interface ElicitUrlRequest {
+  /** Why the user should go there, shown to them. */
   message: string;
+  /** The URL to send the user to. */
   url: string;
   /** 2025-11-25: correlates `notifications/elicitation/complete`; generated when absent. */
   elicitationId?: string;
+  /** Sent as the request's `_meta`. */
   _meta?: Meta;
 }
 
 export type { AuthInfo } from './auth-info.js';
 
+/** The client behind a request or a session, as it introduced itself. */
 export interface ClientView {
+  /** The client's name and version, as it sent them (undefined when it sent none). */
   readonly info: Implementation | undefined;
+  /** What the client declared it can do: what `ctx.elicit`, `ctx.sample` and `ctx.roots` need. */
   readonly capabilities: ClientCapabilities;
 }
 
+/**
+ * What every handler gets besides its arguments: the request (its id, revision, client, signal)
+ * and what it may do while it runs (report progress, log, ask the client). One API for both eras:
+ * on a handshake-era session the asks are real server-to-client requests; on 2026-07-28 they end
+ * the call with an `input_required` result, and the client's retry replays the handler with the
+ * answers.
+ *
+ * @example
+ * ```ts
+ * server.tool('deploy', { input: z.object({ env: z.string() }) }, async ({ env }, ctx) => {
+ *   ctx.progress(0, 2, 'building');
+ *   ctx.log('info', { env });
+ *   return `deployed to ${env} for ${ctx.client.info?.name}`;
+ * });
+ * ```
+ */
 export interface RequestContext {
   /** Aborts on cancellation, on the request's stream closing (modern HTTP), or when a modern round ends. */
   readonly signal: AbortSignal;
+  /** The JSON-RPC id of the request being handled. */
   readonly requestId: RequestId;
+  /** The era of the request: `legacy` (a handshake-era session) or `modern` (2026-07-28). */
   readonly era: Era;
+  /** The revision the request was made in; the result is shaped for it. */
   readonly protocolVersion: ProtocolVersion;
   /** This request's client: per request on the modern wire, per session on legacy. */
   readonly client: ClientView;
@@ -116,9 +152,23 @@ export interface RequestContext {
    * ```
    */
   elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
+  /** A form with a raw JSON Schema as `requestedSchema`: sent as is, the answer returned unchecked. */
   elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
+  /**
+   * Sends the user to a URL (2025-11-25 and later) and resolves with whether they accepted. Throws
+   * when the client did not declare URL elicitation (on 2026-07-28 an `McpError`
+   * `MissingRequiredClientCapability`).
+   */
   elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult>;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). Throws when the client
+   * did not declare sampling (with tools: `sampling.tools`).
+   */
   sample(request: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult>;
+  /**
+   * The client's roots (`roots/list`). Throws when the client did not declare the `roots`
+   * capability.
+   */
   roots(options?: AskOptions): Promise<Root[]>;
   /**
    * Ends this request's SSE stream now (2025-11-25 SSE polling); the client resumes with
@@ -186,6 +236,7 @@ export interface SessionHandle {
   ping(options?: { timeoutMs?: number }): Promise<void>;
   /** `RequestContext.elicit` outside a request: the same checks (2025-06-18 or later, the client's capability, the schema). */
   elicit<S extends StandardSchema>(request: ElicitFormRequest<S>, options?: AskOptions): Promise<ElicitAnswer<Parsed<S>>>;
+  /** A form with a raw JSON Schema as `requestedSchema`: sent as is, the answer returned unchecked. */
   elicit(request: ElicitFormRequest, options?: AskOptions): Promise<ElicitResult>;
   /** `RequestContext.elicitUrl` outside a request (2025-11-25). */
   elicitUrl(request: ElicitUrlRequest, options?: AskOptions): Promise<ElicitResult>;

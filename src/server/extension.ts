@@ -45,20 +45,28 @@ export interface ExtensionMethod {
 
 /** A registered definition; changing or removing it tells connected clients. */
 export interface Registration<C> {
+  /**
+   * Changes the definition: the patch is merged into its config and validated again, and clients
+   * are told the list changed.
+   */
   update(config: Partial<C>): void;
+  /** Removes the definition; clients are told the list changed. */
   remove(): void;
 }
 
 /** What an extension may register on its server: the `Server` facade's own registration methods. */
 export interface ExtensionServer {
+  /** Registers a tool, as `Server.tool` does. */
   tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
     name: string,
     config: ToolConfig<I, O>,
     handler: ToolHandler<I, O>,
   ): Registration<ToolConfig<I, O>>;
+  /** Registers a resource, as `Server.resource` does. */
   resource(uri: string, config: ResourceConfig, read: ResourceReader | string): Registration<ResourceConfig>;
   /** Whether a resource is registered at `uri`. */
   hasResource(uri: string): boolean;
+  /** Tells the resource's subscribers it changed, as `Server.resourceUpdated` does. */
   resourceUpdated(uri: string): void;
 }
 
@@ -81,7 +89,9 @@ export interface ExtensionHost {
  * (merged into `notifications`), and the topics the stream then holds.
  */
 export interface ListenGrant {
+  /** The part of the acknowledgement the extension agrees to, merged into its `notifications`. */
   readonly acknowledged: Params;
+  /** The topics the stream then holds: what `ExtensionHost.publish` reaches it by. */
   readonly topics: readonly string[];
 }
 
@@ -96,6 +106,12 @@ export type ToolCallHook = (
   run: (ctx: RequestContext) => Promise<object>,
 ) => object | Promise<object> | undefined;
 
+/**
+ * An extension of the protocol that plugs into a server (`createServer({ extensions })`,
+ * `server.extend`): the methods it adds, the capabilities and tool settings it declares, and the
+ * hooks it needs around tool calls, requests and `subscriptions/listen`. The tasks, skills and
+ * apps extensions are written against it, as your own would be.
+ */
 export interface ServerExtension {
   /** The extension's identifier (`io.modelcontextprotocol/tasks`): also the key of its settings in a tool's `extensions`. */
   readonly id: string;
@@ -103,7 +119,15 @@ export interface ServerExtension {
   settings?(): Record<string, unknown> | undefined;
   /** Adds what a revision declares outside `extensions` (2025-11-25's core `tasks` capability). */
   capabilities?(v: ProtocolVersion, caps: ServerCapabilities): void;
+  /**
+   * The methods it adds, by name: dispatch serves them after the core's own, in the revisions each
+   * declares.
+   */
   readonly methods?: Readonly<Record<string, ExtensionMethod>>;
+  /**
+   * Runs tool calls its own way (the tasks extension runs a task), or declines and the call runs
+   * as usual.
+   */
   readonly toolCall?: ToolCallHook;
   /**
    * A tool's settings for this extension (`ToolConfig.extensions[id]`), at registration: throw a
@@ -127,6 +151,11 @@ export interface ServerExtension {
  */
 const verbatimResults = new WeakSet<object>();
 
+/**
+ * Marks an extension method's result as already in its final wire shape (e.g. a
+ * `CreateTaskResult`): the server sends it as it is instead of shaping it as the method's usual
+ * result. Returns `result`.
+ */
 export function verbatim<T extends object>(result: T): T {
   verbatimResults.add(result);
   return result;

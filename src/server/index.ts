@@ -2,6 +2,8 @@
  * `janus-mcp/server`: define once, serve every MCP revision. The authoring API: what a server
  * author writes against. Errors come from `janus-mcp/errors`; the interfaces for transport,
  * cluster and extension authors from `janus-mcp/spi`.
+ *
+ * @module janus-mcp/server
  */
 export { createServer, Server } from './server.js';
 export type { ServerOptions, Registration } from './server.js';

@@ -6,6 +6,10 @@
 import { JanusError } from '../protocol/errors.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 
+/**
+ * Bounds on what clients may make the server hold (`createServer({ limits })`), each with a safe
+ * default: past one, the request is refused with a JSON-RPC error instead of using up memory.
+ */
 export interface ServerLimits {
   /**
    * How many levels below an inbound message a value may sit (default 64; in

@@ -27,9 +27,13 @@ export type LogFields = Record<string, unknown>;
  * ```
  */
 export interface Logger {
+  /** Writes a debug line: detail for troubleshooting. */
   debug(message: string, fields?: LogFields): void;
+  /** Writes an info line: what happened. */
   info(message: string, fields?: LogFields): void;
+  /** Writes a warning: something to fix, such as a configuration problem. */
   warn(message: string, fields?: LogFields): void;
+  /** Writes an error: a failure, with its fields. */
   error(message: string, fields?: LogFields): void;
   /**
    * Whether a line at `level` would be written. Optional; when present, `logRequests` skips
@@ -38,6 +42,7 @@ export interface Logger {
   isLevelEnabled?(level: LogLevel): boolean;
 }
 
+/** How {@link consoleLogger} writes. */
 export interface ConsoleLoggerOptions {
   /** The least severe level written (default `'info'`); `'silent'` writes nothing. */
   level?: LogLevel | 'silent';

@@ -40,6 +40,7 @@ export type ServerMethods = {
   };
 };
 
+/** The name of a request method a server answers (`tools/call`, …). */
 export type ServerMethod = keyof ServerMethods;
 
 /** A 2026-07-28 round that ended waiting for the client's answers, as `next()` may resolve to it. */
@@ -51,6 +52,7 @@ export function isInputRequired(result: unknown): result is InputRequiredResult 
 export interface MiddlewareContext<P extends Params = Params> {
   /** A request (answered) or a notification (not). */
   readonly kind: 'request' | 'notification';
+  /** The message's method (`tools/call`, `notifications/initialized`, …). */
   readonly method: string;
   /**
    * The message's params as sent (`{}` when it had none). Replace them before calling
@@ -59,6 +61,7 @@ export interface MiddlewareContext<P extends Params = Params> {
   params: P;
   /** The request's id; undefined for a notification. */
   readonly id: RequestId | undefined;
+  /** The era the message came in: `legacy` (a handshake-era session) or `modern` (2026-07-28). */
   readonly era: Era;
   /** The revision in use; undefined on a legacy session before `initialize` succeeded. */
   readonly protocolVersion: ProtocolVersion | undefined;
@@ -73,6 +76,7 @@ export interface MiddlewareContext<P extends Params = Params> {
    * 2026-07-28 wire and during the handshake.
    */
   readonly session: SessionHandle | undefined;
+  /** What carried the message (`stdio`, `http`, `sse`, `memory`, or a custom transport's name). */
   readonly transport: TransportKind;
   /** Who sent it, when the transport authenticated them (`Inbound.principal`). */
   readonly principal: string | undefined;
@@ -90,6 +94,10 @@ export interface MiddlewareContext<P extends Params = Params> {
 /** The context of a middleware registered for one method: its params typed. */
 export type MethodContext<M extends ServerMethod> = MiddlewareContext<ServerMethods[M]['params']> & { readonly method: M };
 
+/**
+ * Runs the rest of the chain (the next middleware, then the method itself) and resolves to its
+ * result.
+ */
 export type Next<R = unknown> = () => Promise<R>;
 
 /**

@@ -19,6 +19,7 @@ import { errorCodeFor } from './wire-error.js';
  */
 export type RequestOutcome = 'ok' | 'error' | 'tool_error' | 'input_required' | 'cancelled';
 
+/** How {@link logRequests} logs. */
 export interface LogRequestsOptions {
   /** The level of request lines (default `'info'`). Notification lines are always `'debug'`. */
   level?: LogLevel;

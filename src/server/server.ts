@@ -34,12 +34,23 @@ import type { SessionHooks, SessionOptions } from './session-hooks.js';
 import type { ServerCore } from './transport-seam.js';
 import { Extensions, type ExtensionServer, type Registration, type ServerExtension } from './extension.js';
 
+/**
+ * What {@link createServer} takes: the server's identity (`name`, `version`, and how to present
+ * it) and how it serves (eras, limits, extensions, cluster, logging). Only `name` and `version`
+ * are required.
+ */
 export interface ServerOptions {
+  /** The server's name, as clients see it in `serverInfo` (a program name, not a display title). */
   name: string;
+  /** The server's version, as clients see it in `serverInfo`. */
   version: string;
+  /** A human-readable name for display (2025-06-18 and later). */
   title?: string;
+  /** What the server is for, for display (2025-11-25 and later). */
   description?: string;
+  /** The server's website, for display (2025-11-25 and later). */
   websiteUrl?: string;
+  /** Icons for display (2025-11-25 and later). */
   icons?: Icon[];
   /** Sent in `initialize` and `server/discover`: how to use this server. */
   instructions?: string;
@@ -379,6 +390,22 @@ function requestStateOptions(options: ServerOptions): RequestStateOptions | unde
   return { ...own, secrets: own?.secrets ?? shared.secrets, store: own?.store ?? shared.store };
 }
 
+/**
+ * Creates a server: register tools, prompts, resources and completions on it once, then serve it
+ * on any transport (`serveStdio`, `serveHttp`, `createFetchHandler`, `connectInMemory`); each
+ * client gets the revision it speaks. Throws a `JanusError` (`'REGISTRATION'`) without a name and
+ * a version.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'janus-mcp/server';
+ * import { serveStdio } from 'janus-mcp/stdio';
+ *
+ * const server = createServer({ name: 'greeter', version: '1.0.0' });
+ * server.tool('greet', { description: 'Says hello' }, () => 'Hello!');
+ * await serveStdio(server);
+ * ```
+ */
 export function createServer(options: ServerOptions): Server {
   return new Server(options);
 }

@@ -41,6 +41,7 @@ export type { TransportKind };
  * this payload go, when its channel dies, and which channel (if any) it came on.
  */
 export interface Inbound {
+  /** What carried the payload (`stdio`, `http`, …), as the server reports it. */
   readonly transport: TransportKind;
   /**
    * Whether the channel dropping (`signal`, `watch`) cancels this payload's requests. Yes on a
@@ -70,6 +71,10 @@ export interface Inbound {
    * no promise while it is open.
    */
   watch?(watcher: { abort(): void }): void;
+  /**
+   * Removes a watcher `watch` registered: the channel will not call it, and the payload's work is
+   * over.
+   */
   unwatch?(watcher: { abort(): void }): void;
   /**
    * The channel this payload came on (`ServerCore.openChannel`; a handshake-era session on

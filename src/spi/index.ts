@@ -8,6 +8,8 @@
  *   event stores are in `janus-mcp/spi/legacy`);
  * - extensions: `ServerExtension` and what it is given (`ExtensionHost`, `CallSite`);
  * - revisions: `registerRevision`, for a revision this library does not know yet.
+ *
+ * @module janus-mcp/spi
  */
 // Transports (src/server/transport-seam.ts).
 export { coreOf } from '../server/server.js';

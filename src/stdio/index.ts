@@ -1,4 +1,8 @@
-/** `janus-mcp/stdio`: serve a server over this process's stdin/stdout. */
+/**
+ * `janus-mcp/stdio`: serve a server over this process's stdin/stdout.
+ *
+ * @module janus-mcp/stdio
+ */
 import type { Connection, Server } from '../server/index.js';
 import { StdioTransport, type StdioTransportOptions } from '../transports/stdio.js';
 import { guardStdout } from '../transports/stdout-guard.js';

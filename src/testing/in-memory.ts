@@ -10,7 +10,12 @@ import type { Server } from '../server/server.js';
 import { createMemoryPair } from '../transports/memory.js';
 import { MessageRecorder } from './recorder.js';
 
+/**
+ * What {@link connectInMemory} returns: the connected client and the record of every message
+ * between it and the server.
+ */
 export interface InMemoryConnection {
+  /** The client, connected to the server. */
   readonly client: Client;
   /** Every message between the two, in order. */
   readonly recorder: MessageRecorder;

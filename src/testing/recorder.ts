@@ -8,8 +8,11 @@ import type { Transport } from '../transports/transport.js';
 /** Who sent a recorded message. */
 export type Sender = 'client' | 'server';
 
+/** One message that crossed a recorded transport, and who sent it. */
 export interface RecordedMessage {
+  /** Who sent it. */
   readonly from: Sender;
+  /** The message, as it crossed. */
   readonly message: JsonRpcMessage;
 }
 
@@ -17,6 +20,17 @@ function hasMethod(m: JsonRpcMessage, method: string | undefined): boolean {
   return method === undefined || ('method' in m && m.method === method);
 }
 
+/**
+ * Records the messages that cross a transport, in order, for tests to assert on the wire: wrap one
+ * side's transport with `wrap`, then read `messages`, `fromClient()` or `fromServer()`.
+ *
+ * @example
+ * ```ts
+ * const { client, recorder } = await connectInMemory(server);
+ * await client.callTool('greet', {});
+ * assert.equal(recorder.fromClient('tools/call').length, 1);
+ * ```
+ */
 export class MessageRecorder {
   /** Every message, in the order it crossed the transport. */
   readonly messages: RecordedMessage[] = [];
@@ -42,6 +56,7 @@ export class MessageRecorder {
     });
   }
 
+  /** Forgets what was recorded so far. */
   clear(): void {
     this.messages.length = 0;
   }

@@ -48,6 +48,17 @@ class MemoryTransport implements Transport {
   }
 }
 
+/**
+ * Two connected in-memory transports: what one sends, the other receives. For tests, and for a
+ * server and a client in one process.
+ *
+ * @example
+ * ```ts
+ * const [serverSide, clientSide] = createMemoryPair();
+ * await server.connect(serverSide);
+ * const client = await connect(clientSide);
+ * ```
+ */
 export function createMemoryPair(): [Transport, Transport] {
   const a = new MemoryTransport();
   const b = new MemoryTransport();

@@ -11,8 +11,14 @@ import { LINE_SHOWN, NotJsonLineError } from './not-json.js';
 import { guardStdout, STDOUT_NOTICE, type StdoutGuard } from './stdout-guard.js';
 import { SENT, type Transport, type TransportHandlers } from './transport.js';
 
+/**
+ * How a {@link StdioTransport} reads and writes: its streams (default stdin and stdout) and its
+ * bounds.
+ */
 export interface StdioTransportOptions {
+  /** Where messages are read from (default `process.stdin`). */
   input?: Readable;
+  /** Where messages are written to (default `process.stdout`). */
   output?: Writable;
   /** Longest accepted line (default 16 MiB). */
   maxLineBytes?: number;
@@ -50,6 +56,11 @@ export interface StdioTransportOptions {
   protectStdout?: boolean;
 }
 
+/**
+ * A {@link Transport} of newline-delimited JSON over a readable and a writable stream, by default
+ * this process's stdin and stdout. `serveStdio` serves a server on one; a client spawns a server
+ * with `connect({ command })`.
+ */
 export class StdioTransport implements Transport {
   private readonly input: Readable;
   private readonly output: Writable;
@@ -97,6 +108,10 @@ export class StdioTransport implements Transport {
     this.protectStdout = options.protectStdout !== false;
   }
 
+  /**
+   * Starts reading the input, one message per line. Throws a `JanusError` (`'CONNECTION'`) if
+   * already started.
+   */
   async start(handlers: TransportHandlers): Promise<void> {
     if (this.handlers) throw new JanusError('CONNECTION', 'stdio transport already started');
     this.handlers = handlers;
@@ -285,6 +300,10 @@ export class StdioTransport implements Transport {
     this.handlers?.onClose?.();
   }
 
+  /**
+   * Writes what is still held, stops reading and calls `onClose`; does nothing once closed. The
+   * streams themselves are left open.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.flush();

@@ -12,6 +12,7 @@ import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
  */
 export const SENT: Promise<void> = Promise.resolve();
 
+/** What a {@link Transport} tells its user: each message it receives, and its failures and end. */
 export interface TransportHandlers {
   /** One decoded JSON value: a message, or an array (a 2025-03-26 batch). */
   onMessage(message: unknown): void;
@@ -19,6 +20,7 @@ export interface TransportHandlers {
   onParseError?(error: Error): void;
   /** The peer went away or `close()` was called. Called once. */
   onClose?(): void;
+  /** A failure of the connection (a write or read error) that does not end it by itself. */
   onError?(error: Error): void;
   /**
    * The peer has not read what was sent for so long that the transport's bound was reached:
@@ -36,13 +38,25 @@ export interface TransportHandlers {
  */
 export type TransportKind = 'stdio' | 'http' | 'sse' | 'memory' | (string & {});
 
+/**
+ * A message transport: carries JSON-RPC messages both ways over one connection (stdio, an
+ * in-memory pair, your own). A server serves one with `server.connect(transport)`; a client
+ * connects over one with `connect(transport)`. Writes keep their order; `close()` may be called
+ * more than once.
+ */
 export interface Transport {
   /**
    * What carries the messages, as the server reports it (`ctx.transport`, logs, traces):
    * `'stdio'` when absent. Cancellation works the same on every message transport: the channel closing cancels.
    */
   readonly kind?: TransportKind;
+  /** Starts receiving: from now on messages go to `handlers`. Called once. */
   start(handlers: TransportHandlers): Promise<void>;
+  /**
+   * Sends one message (or a 2025-03-26 batch). Resolves once it is written or queued in order;
+   * rejects when it cannot go out (the transport is closed, the message is not JSON).
+   */
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void>;
+  /** Closes the connection; `onClose` is called. Does nothing once closed. */
   close(): Promise<void>;
 }

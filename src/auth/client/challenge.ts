@@ -12,6 +12,7 @@ export interface BearerChallenge {
   scope?: string[];
   /** `invalid_token`, `insufficient_scope`, ... */
   error?: string;
+  /** The `error_description`: what went wrong, for a person to read. */
   errorDescription?: string;
   /** Every parameter, names lower-cased. */
   params: Record<string, string>;

@@ -10,23 +10,36 @@ import type { StoredAuthorization, TokenStore } from './token-store.js';
 
 type Records = Record<string, StoredAuthorization>;
 
+/**
+ * A {@link TokenStore} in a JSON file (Node only), so that an application does not ask the user to
+ * log in at every start. The file holds secrets: it is written with mode 0600 and replaced whole,
+ * by a rename.
+ *
+ * @example
+ * ```ts
+ * const client = await connect(url, { auth: { store: new FileTokenStore(`${homedir()}/.my-app/tokens.json`) } });
+ * ```
+ */
 export class FileTokenStore implements TokenStore {
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** `path`: the JSON file (created on the first write). */
+  /** @param path The JSON file (created on the first write). */
   constructor(readonly path: string) {}
 
+  /** The record under `key` in the file, after the writes queued before it. */
   async get(key: string): Promise<StoredAuthorization | undefined> {
     await this.queue;
     return (await this.load())[key];
   }
 
+  /** Writes the record under `key` to the file (writes are queued in order). */
   set(key: string, value: StoredAuthorization): Promise<void> {
     return this.update((records) => {
       records[key] = value;
     });
   }
 
+  /** Removes the record under `key` from the file. */
   delete(key: string): Promise<void> {
     return this.update((records) => {
       delete records[key];

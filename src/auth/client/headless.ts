@@ -6,11 +6,18 @@
 import { authError } from './errors.js';
 import type { RedirectHandler } from './options.js';
 
+/** How {@link headlessRedirect} requests the authorization URL. */
 export interface HeadlessRedirectOptions {
   /** The fetch for the authorization request (default: global fetch); e.g. one that carries a session cookie. */
   fetch?: typeof fetch;
 }
 
+/**
+ * A redirect handler for CI and tests, with no browser and no user: requests the authorization URL
+ * itself, without following redirects, and takes the redirect the authorization server answers
+ * with at once (as for a user already logged in who already consented). Fails with a `JanusError`
+ * (`'AUTH'`) when the answer is not such a redirect.
+ */
 export function headlessRedirect(options: HeadlessRedirectOptions = {}): RedirectHandler {
   return async (authorizationUrl) => {
     const res = await (options.fetch ?? fetch)(authorizationUrl, { redirect: 'manual' });

@@ -7,6 +7,7 @@
 import { authError } from './errors.js';
 import type { RedirectHandler } from './options.js';
 
+/** Where {@link loopbackLogin} listens, how it shows the authorization page, and how long it waits. */
 export interface LoopbackLoginOptions {
   /** The port on 127.0.0.1 (default 0: a free port, chosen now). A registered client with a fixed redirect URI needs its port. */
   port?: number;
@@ -18,6 +19,10 @@ export interface LoopbackLoginOptions {
   timeoutMs?: number;
 }
 
+/**
+ * A listener on 127.0.0.1 that takes the authorization server's redirect back to a native
+ * application: give its `redirectUri` and `redirect` to the OAuth options.
+ */
 export interface LoopbackLogin {
   /** `http://127.0.0.1:<port><path>`: give it as `auth.redirectUri`. */
   readonly redirectUri: string;

@@ -11,7 +11,9 @@ export type RedirectHandler = (authorizationUrl: URL) => Promise<URL>;
 
 /** A client registered ahead of time with an authorization server. */
 export interface PreRegisteredClient {
+  /** The client id the authorization server issued. */
   clientId: string;
+  /** Its secret, for a confidential client. */
   clientSecret?: string;
   /** Default: `client_secret_basic` with a secret (RFC 8414's default), `none` without one; or the AS's only advertised method. */
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
@@ -28,6 +30,7 @@ export interface PreRegisteredClient {
  * `clientSecret`, `none` (the client_id in the body) with neither.
  */
 export interface ClientCredentials {
+  /** The client's id at the authorization server. */
   clientId: string;
   /** The secret for `client_secret_basic` / `client_secret_post`. */
   clientSecret?: string;
@@ -40,11 +43,16 @@ export interface ClientCredentials {
   signingAlgorithm?: string;
   /** The `kid` header of the client assertion, when the authorization server holds several keys of the client. */
   keyId?: string;
+  /**
+   * How the client authenticates at the token endpoint (default: from the credentials given, as
+   * above).
+   */
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 }
 
 /** The authorization code grant with PKCE (the default): a user authorizes in a browser. */
 export interface AuthorizationCodeGrantOptions {
+  /** The grant's name. */
   type: 'authorization_code';
 }
 
@@ -53,6 +61,7 @@ export interface AuthorizationCodeGrantOptions {
  * the client acts for itself. No user, no redirect: `redirectUri` and `redirect` are not needed.
  */
 export interface ClientCredentialsGrantOptions extends ClientCredentials {
+  /** The grant's name. */
   type: 'client_credentials';
   /** The scopes to ask for (default: the server's challenge's scope, else its `scopes_supported`). */
   scope?: string[];
@@ -67,6 +76,7 @@ export type AssertionSource = string | (() => string | Promise<string>);
  * `unauthorized_client` answer is a JanusError 'AUTH', not retried.
  */
 export interface JwtBearerGrantOptions extends ClientCredentials {
+  /** The grant's name. */
   type: 'jwt_bearer';
   /** The workload's JWT (its audience must be the authorization server). */
   assertion: AssertionSource;
@@ -81,7 +91,12 @@ export interface JwtBearerGrantOptions extends ClientCredentials {
  * `clientId` and its credentials are the client's at the MCP server's authorization server.
  */
 export interface EnterpriseManagedGrantOptions extends ClientCredentials {
+  /** The grant's name. */
   type: 'enterprise_managed';
+  /**
+   * The enterprise identity provider: where the ID token is exchanged, and the client's
+   * credentials there.
+   */
   idp: {
     /** The IdP's token endpoint (where the token exchange goes). */
     tokenEndpoint: string;
@@ -116,6 +131,11 @@ export interface DPoPOptions {
   algorithm?: string;
 }
 
+/**
+ * How the client obtains OAuth access tokens for an MCP server (`connect(url, { auth })`): the
+ * grant, the client's registration (pre-registered, metadata document or dynamic), the redirect
+ * handling for a user's login, the token store, and DPoP.
+ */
 export interface OAuthClientOptions {
   /**
    * Which grant to use (default `{ type: 'authorization_code' }`). The other grants need no

@@ -8,7 +8,9 @@
 
 /** The client as registered with (or pre-registered at, or identified by a metadata document to) one authorization server. */
 export interface RegisteredClient {
+  /** The client's id at that authorization server. */
   client_id: string;
+  /** Its secret, for a confidential client. */
   client_secret?: string;
   /** How the client authenticates at the token endpoint: `client_secret_basic`, `client_secret_post` or `none`. */
   token_endpoint_auth_method: string;
@@ -16,8 +18,11 @@ export interface RegisteredClient {
 
 /** Tokens from one authorization server for one MCP server. */
 export interface StoredTokens {
+  /** The access token sent to the MCP server. */
   access_token: string;
+  /** Its type: `Bearer`, or `DPoP` for a sender-constrained token. */
   token_type: string;
+  /** The refresh token that renews the access token without the user, if the server gave one. */
   refresh_token?: string;
   /** When the access token expires, in ms since the epoch (from `expires_in`). */
   expires_at?: number;
@@ -27,8 +32,11 @@ export interface StoredTokens {
 
 /** One record of the store: what an authorization server gave this client for one MCP server. */
 export interface StoredAuthorization {
+  /** The authorization server's issuer identifier. */
   issuer: string;
+  /** The client's registration there. */
   client?: RegisteredClient;
+  /** The tokens it gave for the MCP server. */
   tokens?: StoredTokens;
 }
 
@@ -38,8 +46,11 @@ export interface StoredAuthorization {
  * somewhere must keep them confidential (OAuth 2.1 §4.3).
  */
 export interface TokenStore {
+  /** The record under `key`, or undefined when there is none. */
   get(key: string): StoredAuthorization | undefined | Promise<StoredAuthorization | undefined>;
+  /** Stores the record under `key`, replacing any. */
   set(key: string, value: StoredAuthorization): void | Promise<void>;
+  /** Removes the record under `key`, if there is one. */
   delete(key: string): void | Promise<void>;
 }
 
@@ -51,13 +62,16 @@ export function tokenStoreKey(server: string, issuer: string): string {
 /** The default store: this process's memory (gone when it exits). */
 export class InMemoryTokenStore implements TokenStore {
   private readonly records = new Map<string, StoredAuthorization>();
+  /** A copy of the record under `key`, or undefined. */
   get(key: string): StoredAuthorization | undefined {
     const value = this.records.get(key);
     return value && structuredClone(value);
   }
+  /** Stores a copy of the record under `key`. */
   set(key: string, value: StoredAuthorization): void {
     this.records.set(key, structuredClone(value));
   }
+  /** Removes the record under `key`. */
   delete(key: string): void {
     this.records.delete(key);
   }

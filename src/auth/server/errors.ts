@@ -1,5 +1,6 @@
 /** A token the resource server refuses: answered 401 with `error="invalid_token"` (RFC 6750 §3.1). */
 export class InvalidTokenError extends Error {
+  /** Always `InvalidTokenError`. */
   override readonly name = 'InvalidTokenError';
 }
 

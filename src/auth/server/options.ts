@@ -15,9 +15,15 @@ export interface IntrospectionOptions {
   endpoint?: string;
   /** This resource server's client credentials at the authorization server (HTTP Basic). */
   clientId: string;
+  /** The secret that goes with `clientId`. */
   clientSecret: string;
 }
 
+/**
+ * The HTTP endpoint as an OAuth 2.1 resource server (`auth` option): which authorization server's
+ * tokens it accepts and how they are verified, and the scopes every request needs. Requests
+ * without a valid token get 401 with a `WWW-Authenticate` challenge.
+ */
 export interface ResourceServerOptions {
   /**
    * The authorization server's issuer identifier. Its metadata (RFC 8414, else OpenID Connect

@@ -13,11 +13,15 @@ const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cance
 
 /** The last state of a task the client saw, with the durations in milliseconds in both designs. */
 export interface TaskSnapshot {
+  /** The task's id. */
   readonly taskId: string;
+  /** Where the task is: `working`, `input_required`, or ended (`completed`, `failed`, `cancelled`). */
   readonly status: TaskStatus;
+  /** What the task is doing, as the server says. */
   readonly statusMessage?: string;
   /** ISO 8601. */
   readonly createdAt: string;
+  /** When it last changed (ISO 8601). */
   readonly lastUpdatedAt: string;
   /** From creation; null for unlimited. */
   readonly ttlMs: number | null;

@@ -18,6 +18,18 @@ export interface TaskDriver {
   cancel(): Promise<TaskSnapshot | undefined>;
 }
 
+/**
+ * A tool call the server runs as a task, as a handle (`client.startTool`, `client.resumeTool`):
+ * the client follows the task to its end, polling and answering what it asks. Read the last status
+ * seen, wait for `result()`, cancel, or iterate over its status changes.
+ *
+ * @example
+ * ```ts
+ * const task = await client.startTool('render', { scene: 'intro' });
+ * for await (const snapshot of task) console.log(snapshot.status, snapshot.statusMessage);
+ * const result = await task.result();
+ * ```
+ */
 export class ToolTask implements AsyncIterable<TaskSnapshot> {
   /** The task's id; undefined when the server answered the call at once without a task. */
   readonly taskId: string | undefined;
@@ -31,7 +43,10 @@ export class ToolTask implements AsyncIterable<TaskSnapshot> {
   private readonly driver: TaskDriver | undefined;
   private cancelled: JanusError | undefined;
 
-  /** @internal Made by `Client.startTool` / `Client.resumeTool`. */
+  /**
+   * @internal Made by `Client.startTool` / `Client.resumeTool`.
+   * @param toolName The tool called, when known.
+   */
   constructor(
     readonly toolName: string | undefined,
     start: { result: CallToolResult } | { snapshot: TaskSnapshot; driver: TaskDriver },
@@ -66,6 +81,7 @@ export class ToolTask implements AsyncIterable<TaskSnapshot> {
     return this.last?.status ?? 'completed';
   }
 
+  /** The status message last seen, if the server gave one. */
   get statusMessage(): string | undefined {
     return this.last?.statusMessage;
   }
@@ -126,6 +142,7 @@ export class ToolTask implements AsyncIterable<TaskSnapshot> {
     return watcher;
   }
 
+  /** The task's states as they change, as `updates()` gives them. */
   [Symbol.asyncIterator](): AsyncIterator<TaskSnapshot> {
     return this.updates();
   }

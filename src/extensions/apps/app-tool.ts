@@ -29,6 +29,10 @@ import {
 /** The HTML of a UI: fixed text, or made on each `resources/read`. */
 export type AppHtml = string | ((ctx: RequestContext) => string | Promise<string>);
 
+/**
+ * A tool's UI: the `ui://` resource the host shows with it (its page, or a link to a UI resource
+ * registered elsewhere), how the host should sandbox it, and who may see the tool.
+ */
 export interface AppUi {
   /** The UI resource's URI: `ui://…`. */
   uri: string;
@@ -39,7 +43,9 @@ export interface AppUi {
   html?: AppHtml;
   /** The resource's name (default: the tool's name), title and description. */
   name?: string;
+  /** The resource's title, for display. */
   title?: string;
+  /** The resource's description. */
   description?: string;
   /** Origins the UI may reach; hosts allow nothing undeclared. */
   csp?: AppCsp;
@@ -47,11 +53,13 @@ export interface AppUi {
   permissions?: AppPermissions;
   /** A dedicated sandbox origin, in the host's format. */
   domain?: string;
+  /** Whether the host should draw a border and background around the UI (absent: the host decides). */
   prefersBorder?: boolean;
   /** Who may see and call the tool (default both): `['app']` hides it from the model; hosts enforce it. */
   visibility?: AppVisibility[];
 }
 
+/** An app tool's config: a tool's config plus its `ui`. */
 export type AppToolConfig<
   I extends SchemaInput | undefined = SchemaInput | undefined,
   O extends SchemaInput | undefined = SchemaInput | undefined,
@@ -62,7 +70,12 @@ export type AppToolPatch<C extends AppToolConfig = AppToolConfig> = Partial<Omit
 
 /** Like `Registration`: `update` re-validates and changes tool and resource together; `remove` drops both. */
 export interface AppToolRegistration<C extends AppToolConfig = AppToolConfig> {
+  /**
+   * Changes the tool and its UI resource together: tool fields replace, `ui` fields merge;
+   * validated again, and clients are told.
+   */
   update(patch: AppToolPatch<C>): void;
+  /** Removes the tool and the UI resource it registered; clients are told. */
   remove(): void;
 }
 

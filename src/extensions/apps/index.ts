@@ -10,6 +10,8 @@
  * const server = createServer({ name: 'clock', version: '1.0.0', extensions: [ui] });
  * ui.tool('clock', { ui: { uri: 'ui://clock/view.html', html: '<!doctype html><p>…</p>' } }, () => new Date().toISOString());
  * ```
+ *
+ * @module janus-mcp/apps
  */
 import { AppsExtension } from './app-tool.js';
 

@@ -22,7 +22,9 @@ export type AppVisibility = 'model' | 'app';
 
 /** The tool's `_meta.ui` (McpUiToolMeta). */
 export interface AppToolMeta {
+  /** The `ui://` URI of the tool's UI resource. */
   resourceUri?: string;
+  /** Who may see and call the tool: the model, the app (its UI), or both (the default). */
   visibility?: AppVisibility[];
 }
 
@@ -40,15 +42,21 @@ export interface AppCsp {
 
 /** Browser capabilities the UI asks for (Permission Policy features); hosts MAY grant them. */
 export interface AppPermissions {
+  /** The camera. */
   camera?: Record<string, never>;
+  /** The microphone. */
   microphone?: Record<string, never>;
+  /** The device's location. */
   geolocation?: Record<string, never>;
+  /** Writing to the clipboard. */
   clipboardWrite?: Record<string, never>;
 }
 
 /** The resource's `_meta.ui` (UIResourceMeta), on its listing entry and on its read content. */
 export interface AppResourceMeta {
+  /** The origins the UI may reach; hosts allow nothing undeclared. */
   csp?: AppCsp;
+  /** The browser capabilities the UI asks for. */
   permissions?: AppPermissions;
   /** A dedicated sandbox origin; its format is host-dependent. */
   domain?: string;

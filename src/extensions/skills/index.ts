@@ -11,6 +11,8 @@
  * library.skill('git-workflow', { files: { 'SKILL.md': '---\nname: git-workflow\ndescription: Our Git conventions\n---\n...' } });
  * await library.skill('acme/billing/refunds', './skills/refunds');
  * ```
+ *
+ * @module janus-mcp/skills
  */
 import { loadYaml } from './frontmatter.js';
 import { SkillsExtension, type SkillsOptions } from './serve.js';

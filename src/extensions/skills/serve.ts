@@ -21,6 +21,7 @@ import { pageOf } from './paging.js';
 import { buildSkill, type BuiltSkill, type SkillFile, type SkillFiles } from './skill.js';
 import { SKILL_SCHEME, SKILLS_EXTENSION } from './wire.js';
 
+/** How the Skills extension pages and caches its lists. */
 export interface SkillsOptions {
   /** Page size of `skills/list` and `resources/directory/read` (default: everything on one page). */
   pageSize?: number;
@@ -36,6 +37,7 @@ export interface SkillRegistration {
   readonly uri: string;
   /** Replaces its files (validated as on registration; on error nothing changes). */
   update(source: SkillFiles): void;
+  /** Stops serving the skill and the files no other skill holds (clients are told the resource list changed). */
   remove(): void;
 }
 
@@ -51,6 +53,11 @@ const DEFAULT_CACHE: CacheHint = { ttlMs: 0, scope: 'private' };
 /** Where `capabilities.extensions` exists, and so where a client can learn of the extension. */
 const advertised = (v: ProtocolVersion) => revision(v).capabilities.server.has('extensions');
 
+/**
+ * The Skills extension ({@link skills} makes one): serves skills (a SKILL.md and its files) from
+ * memory or from directories, as `skill://` resources and through the extension's `skills/list`
+ * and `skills/get`.
+ */
 export class SkillsExtension implements ServerExtension {
   readonly id = SKILLS_EXTENSION;
   readonly methods: Readonly<Record<string, ExtensionMethod>>;

@@ -25,6 +25,10 @@ export type SkillFileContent = string | Uint8Array;
 
 /** A skill held in memory: its files by path relative to the skill root, `/`-separated, SKILL.md among them. */
 export interface SkillFiles {
+  /**
+   * The files by path relative to the skill root (`SKILL.md`, `scripts/run.py`), SKILL.md among
+   * them.
+   */
   files: Readonly<Record<string, SkillFileContent>>;
 }
 

@@ -22,6 +22,7 @@ export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 
 /** One file of a skill, as its entry lists it (SEP-2640 §Resources). */
 export interface SkillResourceEntry {
+  /** The file's resource URI. */
   uri: string;
   /** `sha256:` and 64 lowercase hex digits over the file's raw bytes. */
   digest: string;
@@ -39,8 +40,14 @@ export interface SkillEntry {
   resources: SkillResourceEntry[] | 'dynamic';
 }
 
+/**
+ * The YAML frontmatter of a SKILL.md: its `name` and `description`, and any other fields as
+ * written.
+ */
 export interface SkillFrontmatter {
+  /** The skill's name. */
   name: string;
+  /** What the skill does and when to use it: what an agent reads to choose it. */
   description: string;
   [field: string]: unknown;
 }

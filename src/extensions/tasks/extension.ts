@@ -38,6 +38,12 @@ function merged(name: string, byDesign: readonly ExtensionMethod[]): ExtensionMe
   };
 }
 
+/**
+ * The tasks extension ({@link tasks} makes one): serves the tools marked with {@link task} as
+ * tasks, in the design of the request's revision (the 2026 `io.modelcontextprotocol/tasks`
+ * extension, or 2025-11-25's experimental core tasks), and the methods that poll, answer and
+ * cancel them.
+ */
 export class TasksExtension implements ServerExtension {
   readonly id = EXTENSION_ID;
   readonly methods: Readonly<Record<string, ExtensionMethod>>;

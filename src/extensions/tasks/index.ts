@@ -12,6 +12,8 @@
  *   return 'done';
  * });
  * ```
+ *
+ * @module janus-mcp/tasks
  */
 import type { RequestContext } from '../../server/context.js';
 import { TasksExtension, type TasksOptions } from './extension.js';

@@ -6,6 +6,7 @@
 import type { InputRequest } from '../../protocol/types.js';
 import { TERMINAL, type TaskChange, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
 
+/** How an {@link InMemoryTaskStore} sweeps expired records. */
 export interface InMemoryTaskStoreOptions {
   /** How often expired records are swept (default 60 s). */
   sweepMs?: number;
@@ -19,6 +20,10 @@ interface Held {
   seq: number;
 }
 
+/**
+ * A {@link TaskStore} in this process's memory: the default for one process. Expired tasks are
+ * dropped on read and swept in the background.
+ */
 export class InMemoryTaskStore implements TaskStore {
   readonly instanceId = '';
   private readonly held = new Map<string, Held>();

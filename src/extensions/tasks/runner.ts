@@ -21,6 +21,7 @@ import { newTaskRecord, type TaskChange, type TaskError, type TaskRecord, type T
 import { TASK_STORE } from './store-key.js';
 import { TaskCall, type TaskPhase } from './task-call.js';
 
+/** How the tasks extension keeps and bounds its tasks. */
 export interface TasksOptions {
   /** Where task records live (default: the cluster's `TASK_STORE`, else this process). */
   store?: TaskStore;

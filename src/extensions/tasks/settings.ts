@@ -8,7 +8,15 @@ import { EXTENSION_ID } from './methods.js';
 /** basic/utilities/tasks.mdx §Tool-Level Negotiation. */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
+/**
+ * A tool's task settings, as {@link task} makes them: whether it may or must run as a task, and
+ * when the task begins.
+ */
 export interface ToolTaskOptions {
+  /**
+   * Whether the tool runs as a task: `optional` (when the client can take one), `required`
+   * (clients that cannot are refused), or `forbidden`.
+   */
   support: TaskSupport;
   /**
    * When the task begins: `'call'` (default), before the handler runs; `'handler'`, when the
@@ -25,6 +33,7 @@ export interface ToolTaskOptions {
 
 /** The task a tool call runs as (`taskOf(ctx)`). */
 export interface TaskHandle {
+  /** The task's id, as the client sees it. */
   readonly id: string;
   /**
    * Sets the task's `statusMessage`, which clients see on `tasks/get` and in status

@@ -13,21 +13,34 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
+/** The JSON-RPC error a failed task ended with. */
 export interface TaskError {
+  /** The JSON-RPC error code. */
   code: number;
+  /** What went wrong. */
   message: string;
+  /** The error's details, if any. */
   data?: unknown;
 }
 
+/**
+ * One task as a {@link TaskStore} keeps it: its status, lifetime, owner, and, once it ends, its
+ * result or error.
+ */
 export interface TaskRecord {
+  /** The task's id: unguessable, so it is also what lets its holder act on it. */
   readonly taskId: string;
+  /** Where the task is: `working`, `input_required`, or ended (`completed`, `failed`, `cancelled`). */
   status: TaskStatus;
+  /** What the task is doing, for display. */
   statusMessage?: string;
   /** ISO 8601. */
   readonly createdAt: string;
+  /** When it last changed (ISO 8601). */
   lastUpdatedAt: string;
   /** From creation, in integer milliseconds; null for unlimited. */
   ttlMs: number | null;
+  /** How often clients should poll it, in milliseconds. */
   pollIntervalMs?: number;
   /**
    * Who may act on it: the authenticated principal, else (handshake era) the session id, else
@@ -60,14 +73,25 @@ export type TaskSignal = { type: 'input'; taskId: string; responses: Record<stri
 
 /** A change to a record; `status` moves only out of a non-terminal status. */
 export interface TaskChange {
+  /** The new status. */
   status?: TaskStatus;
+  /** The new status message. */
   statusMessage?: string;
+  /** The new lifetime from creation, in milliseconds (null: unlimited). */
   ttlMs?: number | null;
+  /** The new poll interval, in milliseconds. */
   pollIntervalMs?: number;
+  /** The result, when the task completes. */
   result?: Record<string, unknown>;
+  /** The error, when the task fails. */
   error?: TaskError;
 }
 
+/**
+ * Where the tasks extension keeps its task records and tells the instance running a task what came
+ * for it. {@link InMemoryTaskStore} keeps them in this process; `RedisTaskStore`
+ * (`janus-mcp/redis`) shares them across instances.
+ */
 export interface TaskStore {
   /** This instance's id, recorded as a task's `runner` ('' for a store only one process uses). */
   readonly instanceId: string;

@@ -20,6 +20,7 @@ import type { RedisConnection } from '../connect.js';
 import { bounded } from '../deadline.js';
 import { runScript } from '../script.js';
 
+/** How a `RedisEventStore` keys and bounds the SSE events it keeps for resumption. */
 export interface RedisEventStoreOptions {
   /** Key prefix, one per server deployment, the same on all its instances (default 'janus:'). */
   prefix?: string;

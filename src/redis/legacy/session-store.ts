@@ -24,6 +24,7 @@ import type { RedisConnection } from '../connect.js';
 import { bounded } from '../deadline.js';
 import { runScript } from '../script.js';
 
+/** How a `RedisSessionStore` keys and bounds the handshake era's shared session records. */
 export interface RedisSessionStoreOptions {
   /** Key and channel prefix, one per server deployment (default 'janus:'). */
   prefix?: string;

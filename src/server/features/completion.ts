@@ -5,6 +5,10 @@ import { isObject } from '../guards.js';
 import { jsonProblem } from './json-value.js';
 import type { RequestContext } from '../context.js';
 
+/**
+ * What a {@link Completer} is asked to complete: the value typed so far and the arguments already
+ * chosen.
+ */
 export interface CompletionRequest {
   /** The partial value typed so far. */
   value: string;

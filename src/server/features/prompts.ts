@@ -10,13 +10,23 @@ import { contentProblem } from './content.js';
 import { jsonProblem } from './json-value.js';
 import { wireDefinition } from './wire-object.js';
 
+/**
+ * What a prompt handler returns: a string (one user message), the messages, or the whole
+ * `GetPromptResult`.
+ */
 export type PromptReturn = string | PromptMessage[] | GetPromptResult;
 
 /** A prompt's arguments: a list of argument descriptions, or an object schema. */
 export type PromptArguments = readonly PromptArgument[] | SchemaInput;
 
+/**
+ * How a prompt is described: its presentation, its arguments (a list, or an object schema that
+ * validates them), completions for them and the OAuth scopes it needs.
+ */
 export interface PromptConfig<A extends PromptArguments | undefined = PromptArguments | undefined> {
+  /** A human-readable name for display. */
   title?: string;
+  /** What the prompt is for. */
   description?: string;
   /**
    * Either a list of argument descriptions (`[{ name, description?, required? }]`), or an
@@ -26,7 +36,9 @@ export interface PromptConfig<A extends PromptArguments | undefined = PromptArgu
   arguments?: A;
   /** Completion of argument values, by argument name. */
   complete?: Record<string, Completer>;
+  /** Icons for display. */
   icons?: Icon[];
+  /** Sent as the prompt's `_meta` in `prompts/list`. */
   _meta?: Meta;
   /**
    * OAuth scopes a caller needs for this prompt (`prompts/get`), on top of the HTTP resource server's own
@@ -55,6 +67,10 @@ type NamedArgs<P extends PromptArgument> = Flat<
 >;
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 
+/**
+ * The function that answers `prompts/get`: gets the arguments, typed from the config, and the
+ * request's context.
+ */
 export type PromptHandler<A extends PromptArguments | undefined = undefined> = (
   args: PromptArgs<A>,
   ctx: RequestContext,

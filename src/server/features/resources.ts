@@ -11,18 +11,35 @@ import { extend } from '../../protocol/extend.js';
 
 /** 2026-07-28 cache hints (server/utilities/caching.mdx). */
 export interface CacheHint {
+  /** How long the client may reuse the result, in milliseconds (0: not at all). */
   ttlMs: number;
+  /**
+   * Who may share the cached result: `public`, any user of a shared cache; `private`, this client
+   * only.
+   */
   scope: 'public' | 'private';
 }
 
+/**
+ * How a resource is described: its name (required), presentation, MIME type, a cache hint and the
+ * OAuth scopes it needs.
+ */
 export interface ResourceConfig {
+  /** The resource's name, as `resources/list` shows it. */
   name: string;
+  /** A human-readable name for display. */
   title?: string;
+  /** What the resource holds. */
   description?: string;
+  /** The MIME type of its contents; also given to the contents a reader returns as text or bytes. */
   mimeType?: string;
+  /** Its size in bytes, if known, for the client to judge before reading. */
   size?: number;
+  /** Hints: whom it is for, how important it is, when it last changed. */
   annotations?: Annotations;
+  /** Icons for display. */
   icons?: Icon[];
+  /** Sent as the resource's `_meta` in `resources/list`. */
   _meta?: Meta;
   /** Cache hint for `resources/read` of this resource on the modern wire. */
   cache?: CacheHint;
@@ -34,7 +51,12 @@ export interface ResourceConfig {
   scopes?: string[];
 }
 
+/**
+ * What a resource reader returns: text, bytes, one or more contents, or the whole
+ * `ReadResourceResult`.
+ */
 export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;
+/** The function that reads a fixed resource (`resources/read`) at `uri`. */
 export type ResourceReader = (uri: string, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
 
 export interface ResourceEntry {
@@ -45,6 +67,10 @@ export interface ResourceEntry {
   readonly wire: Resource;
 }
 
+/**
+ * How a resource template is described: as a resource, plus completions of its variables and the
+ * concrete resources it lists.
+ */
 export interface TemplateConfig extends Omit<ResourceConfig, 'size'> {
   /** Completion of template variables, by variable name. */
   complete?: Record<string, Completer>;
@@ -52,6 +78,10 @@ export interface TemplateConfig extends Omit<ResourceConfig, 'size'> {
   list?: () => Resource[] | Promise<Resource[]>;
 }
 
+/**
+ * The function that reads a resource of a template: gets the URI and the template variables
+ * matched in it.
+ */
 export type TemplateReader = (
   uri: string,
   variables: Record<string, string>,

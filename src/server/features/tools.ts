@@ -37,11 +37,22 @@ export type StructuredReturn<T> = T | (CallToolResult & { structuredContent: T }
  */
 export type ToolOutput<O> = O extends StandardSchema ? Accepted<O> : ToolReturn;
 
+/**
+ * How a tool is described and checked: its presentation (`title`, `description`, `annotations`,
+ * `icons`), its input and output schemas, the OAuth scopes it needs and its extension settings.
+ *
+ * @example
+ * ```ts
+ * server.tool('add', { description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+ * ```
+ */
 export interface ToolConfig<
   I extends SchemaInput | undefined = SchemaInput | undefined,
   O extends SchemaInput | undefined = SchemaInput | undefined,
 > {
+  /** A human-readable name for display. */
   title?: string;
+  /** What the tool does and when to use it: what the model reads to choose it. */
   description?: string;
   /**
    * Arguments: a Standard Schema that can produce JSON Schema (Zod 4 or Zod 3.25's `zod/v4`,
@@ -54,8 +65,11 @@ export interface ToolConfig<
    * as validated. A Standard Schema also types what the handler may return (`StructuredReturn`).
    */
   output?: O;
+  /** Hints about the tool's behaviour (read-only, destructive, idempotent, open world). */
   annotations?: ToolAnnotations;
+  /** Icons for display. */
   icons?: Icon[];
+  /** Sent as the tool's `_meta` in `tools/list`. */
   _meta?: Meta;
   /**
    * OAuth scopes a caller needs for this tool (`tools/call`), on top of the HTTP resource server's own
@@ -83,12 +97,22 @@ export type ToolHandler<I extends SchemaInput | undefined = undefined, O extends
 /** A handler as the registry holds it, its types erased. */
 export type AnyToolHandler = (args: never, ctx: RequestContext) => unknown;
 
+/**
+ * A registered tool as the server holds it: its config, compiled schemas and handler, and its
+ * newest wire shape. What an extension's tool-call hook is given.
+ */
 export interface ToolEntry {
+  /** The tool's name. */
   readonly name: string;
+  /** The config it was registered with. */
   readonly config: ToolConfig;
+  /** Its input schema, compiled: the JSON Schema sent and the validator of arguments. */
   readonly input: CompiledSchema;
+  /** Its output schema, compiled, when it has one. */
   readonly output: CompiledSchema | undefined;
+  /** The arguments its input schema marks for `Mcp-Param-*` headers (`x-mcp-header`). */
   readonly headerParams: readonly HeaderParam[];
+  /** Its handler. */
   readonly handler: AnyToolHandler;
   /** The newest wire shape; each revision picks the fields it defines. */
   readonly wire: Tool;

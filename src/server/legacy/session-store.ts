@@ -14,8 +14,11 @@ export type { ListKind };
 
 /** A session as `initialize` left it: what its record starts with. */
 export interface NewSessionRecord {
+  /** The revision `initialize` negotiated. */
   readonly protocolVersion: string;
+  /** The client's name and version, from `initialize`. */
   readonly clientInfo?: Implementation;
+  /** The client's capabilities, from `initialize`. */
   readonly clientCapabilities: ClientCapabilities;
   /** Who opened it, when the transport authenticated them (an OAuth subject): only they may use it, on any instance. */
   readonly principal?: string;

@@ -22,6 +22,7 @@ export interface RequestStateStore {
   claim(id: string, expiresAt: number, issuedAt?: number): boolean | Promise<boolean>;
 }
 
+/** How an {@link InMemoryRequestStateStore} bounds its records. */
 export interface InMemoryRequestStateStoreOptions {
   /**
    * Unexpired records kept at most (default 100,000, about 10 MB). When full, a retry is

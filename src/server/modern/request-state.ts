@@ -51,6 +51,10 @@ export interface StatePayload extends StateBinding, RoundState {
   n: string;
 }
 
+/**
+ * How a 2026-07-28 server seals the `requestState` of its `input_required` results, so that a
+ * retry can be trusted and accepted once (`createServer({ requestState })`).
+ */
 export interface RequestStateOptions {
   /**
    * Secrets (strings or bytes) the sealing keys are derived from; the first seals, all open.

@@ -217,6 +217,10 @@ class FetchExchange implements HttpExchange {
   }
 }
 
+/**
+ * How a fetch handler serves the endpoint: the HTTP handler's options, plus how to tell a
+ * request's client address.
+ */
 export interface FetchHandlerOptions extends HttpHandlerOptions {
   /**
    * The client address of a request, for `maxSessionsPerClient`; a fetch handler sees no
@@ -226,6 +230,11 @@ export interface FetchHandlerOptions extends HttpHandlerOptions {
   clientAddress?: (request: Request) => string | undefined;
 }
 
+/**
+ * A web-standard MCP endpoint: takes a `Request` and resolves with its `Response`. Mount it in
+ * Bun, Deno, Cloudflare Workers, Hono or any Fetch API server; `close()` ends its sessions and
+ * streams.
+ */
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
   /** Ends all sessions and open streams of this handler. */
   close(): Promise<void>;

@@ -5,4 +5,9 @@
 import type { LegacyHttpOptions } from './eras.js';
 import type { EndpointOptions } from './options.js';
 
+/**
+ * How the Streamable HTTP endpoint serves, for `createNodeHandler`, `serveHttp` and
+ * `createFetchHandler`: its path, the hosts and origins it accepts, its bounds, OAuth (`auth`),
+ * and, for the handshake era, its sessions, event store and the 2024-11-05 HTTP+SSE transport.
+ */
 export interface HttpHandlerOptions extends EndpointOptions, LegacyHttpOptions {}

@@ -3,6 +3,8 @@
  * and the deprecated 2024-11-05 HTTP+SSE transport, for Node (`createNodeHandler`,
  * `serveHttp`) and for web-standard runtimes (`createFetchHandler`). No static `node:`
  * imports anywhere in this entry: `serveHttp` loads `node:http` when called.
+ *
+ * @module janus-mcp/http
  */
 export { createNodeHandler } from './node.js';
 export type { NodeHandler, NodeHandlerOptions, ClientAddress } from './node.js';

@@ -408,6 +408,10 @@ class NodeExchange implements HttpExchange {
 /** The client address of a request, for `maxSessionsPerClient`; undefined leaves the request uncounted. */
 export type ClientAddress = (req: IncomingMessage) => string | undefined;
 
+/**
+ * How a Node handler serves the endpoint: the HTTP handler's options, plus how to tell a request's
+ * client address.
+ */
 export interface NodeHandlerOptions extends HttpHandlerOptions {
   /**
    * The client address of a request, for `maxSessionsPerClient`. Default: the socket's peer
@@ -417,6 +421,11 @@ export interface NodeHandlerOptions extends HttpHandlerOptions {
   clientAddress?: ClientAddress;
 }
 
+/**
+ * A Node request listener for the MCP endpoint, usable as Connect-style middleware (Express):
+ * requests to other paths go to `next()`, or get 404 without it. `close()` ends its sessions and
+ * streams.
+ */
 export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
   /** Ends all sessions and open streams of this handler. */
   close(): Promise<void>;

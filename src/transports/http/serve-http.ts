@@ -10,6 +10,10 @@ import type { Server } from '../../server/index.js';
 import type { ServerCore } from '../../spi/index.js';
 import { createNodeHandler, type NodeHandlerOptions } from './node.js';
 
+/**
+ * What {@link serveHttp} listens on and its server's timeouts and connection bound, plus the Node
+ * handler's options.
+ */
 export interface ServeHttpOptions extends NodeHandlerOptions {
   /** Default 0: an ephemeral port (read it from the result). */
   port?: number;
@@ -30,9 +34,16 @@ export interface ServeHttpOptions extends NodeHandlerOptions {
   maxConnections?: number;
 }
 
+/**
+ * A running {@link serveHttp} server: where it listens, the Node `http.Server`, and how to stop
+ * it.
+ */
 export interface HttpServerHandle {
+  /** The endpoint's URL (`http://127.0.0.1:<port>/mcp` by default). */
   readonly url: URL;
+  /** The port it listens on (the one chosen, for port 0). */
   readonly port: number;
+  /** The Node HTTP server, for what the handle does not cover. */
   readonly httpServer: HttpServer;
   /** Ends all sessions and streams, then stops listening. */
   close(): Promise<void>;

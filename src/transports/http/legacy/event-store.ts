@@ -10,6 +10,7 @@ import { unrefTimer } from '../sse.js';
 /** The store's contract lives with the server seam (a cluster shares one): see there. */
 export type { EventStore };
 
+/** How an {@link InMemoryEventStore} bounds the SSE events it keeps for resumption. */
 export interface InMemoryEventStoreOptions {
   /** Events kept per stream (oldest dropped first). Default 1000. */
   maxEventsPerStream?: number;
