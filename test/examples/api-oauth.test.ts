@@ -24,7 +24,7 @@ import { connect, headlessRedirect, InMemoryTokenStore, tokenStoreKey } from '..
 import { BearerPeer, challengeParams } from '../auth/server-support.js';
 import { MODERN } from '../support/common.js';
 import { freePort } from '../support/example-process.js';
-import { installExample, type Project, readmeCommands, root, run, startProcess } from './support.js';
+import { installExample, type Project, readmeCommands, typeCheckReadme, root, run, startProcess } from './support.js';
 
 const NAME = 'api-oauth';
 /** What the provider grants for the MCP endpoint: never issues:triage. */
@@ -391,3 +391,7 @@ for (const protocolVersion of ['2026-07-28', '2025-11-25'] as const) {
     });
   });
 }
+
+test("the README's TypeScript compiles against the package", async () => {
+  assert.deepEqual(await typeCheckReadme(project, NAME), []);
+});

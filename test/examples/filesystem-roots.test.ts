@@ -15,7 +15,7 @@ import { Client as SdkV1Client } from '@modelcontextprotocol/sdk/client/index.js
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Client, connect } from '../../src/client/index.js';
-import { installExample, type Project, readmeCommands, run } from './support.js';
+import { installExample, type Project, readmeCommands, typeCheckReadme, run } from './support.js';
 
 const NAME = 'filesystem-roots';
 let project: Project;
@@ -208,4 +208,8 @@ test('the official SDK v1 client declares roots, answers roots/list, and announc
   } finally {
     await client.close();
   }
+});
+
+test("the README's TypeScript compiles against the package", async () => {
+  assert.deepEqual(await typeCheckReadme(project, NAME), []);
 });

@@ -17,7 +17,7 @@ import Database from 'better-sqlite3';
 import { type Client, connect } from '../../src/client/index.js';
 import { McpError } from '../../src/errors/index.js';
 import { until } from '../support/wait.js';
-import { installExample, type Project, readmeCommands, root, rootVersion, run } from './support.js';
+import { installExample, type Project, readmeCommands, typeCheckReadme, root, rootVersion, run } from './support.js';
 
 const NAME = 'notes-sqlite';
 
@@ -293,4 +293,8 @@ describe('migrations on start', () => {
       return true;
     });
   });
+});
+
+test("the README's TypeScript compiles against the package", async () => {
+  assert.deepEqual(await typeCheckReadme(project, NAME), []);
 });

@@ -24,7 +24,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { packFreshClone, root, run } from '../package/support.js';
+import { blocksOf, packFreshClone, root, run } from '../package/support.js';
 import { pidAlive } from '../support/common.js';
 import { delay } from '../support/wait.js';
 
@@ -202,4 +202,30 @@ export function readmeCommands(name: string): string[] {
     }
   }
   return commands;
+}
+
+/**
+ * The TypeScript blocks of the example's README, type-checked in the installed project with its
+ * own tsconfig.json (as modules of their own, with top-level await): a snippet that no longer
+ * compiles against the package fails the example's test. Returns tsc's errors, none when all is well.
+ */
+export async function typeCheckReadme(project: Project, name: string): Promise<string[]> {
+  const blocks = blocksOf(`examples/${name}/README.md`);
+  if (blocks.length === 0) throw new Error(`examples/${name}/README.md has no TypeScript block to check`);
+  const dir = join(project.dir, 'readme-snippets');
+  mkdirSync(dir, { recursive: true });
+  for (const [i, block] of blocks.entries()) writeFileSync(join(dir, `block-${i + 1}.ts`), `${block.code}\nexport {};\n`);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '.' }, include: ['.'] }),
+  );
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    await run(process.execPath, [tsc, '-p', dir], { cwd: project.dir });
+    return [];
+  } catch (e) {
+    return String(e instanceof Error ? e.message : e)
+      .split('\n')
+      .filter((line) => /error TS\d+/.test(line));
+  }
 }

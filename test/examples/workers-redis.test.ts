@@ -13,7 +13,7 @@ import { connect } from '../../src/client/index.js';
 import { pidAlive } from '../support/common.js';
 import { freePort, startRedis, type RedisServer } from '../redis/support.js';
 import { until } from '../support/wait.js';
-import { installExample, type Project, readmeCommands, run, type Started, startProcess } from './support.js';
+import { installExample, type Project, readmeCommands, typeCheckReadme, run, type Started, startProcess } from './support.js';
 
 const NAME = 'workers-redis';
 const READY = /(\d+) workers listening on (http:\/\/\S+)/;
@@ -191,4 +191,8 @@ test('with an unreachable Redis the start fails fast: exit 1, the reason, no res
     assert.doesNotMatch(e.message, /starting another/);
     return true;
   });
+});
+
+test("the README's TypeScript compiles against the package", async () => {
+  assert.deepEqual(await typeCheckReadme(project, NAME), []);
 });
