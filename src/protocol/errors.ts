@@ -43,8 +43,16 @@ export class McpError extends Error {
       : { code: this.code, message: this.message, data: this.data };
   }
   static from(e: JsonRpcErrorObject): McpError {
-    return new McpError(e.code, e.message, e.data);
+    return mcpErrorFrom(e);
   }
+}
+
+/**
+ * Outside the class body on purpose: a class that names itself inside its body is emitted by
+ * esbuild as `class _McpError`, and would print under that name from the bundle.
+ */
+function mcpErrorFrom(e: JsonRpcErrorObject): McpError {
+  return new McpError(e.code, e.message, e.data);
 }
 
 export type JanusErrorCode =
@@ -84,6 +92,7 @@ export interface UrlElicitation {
 export class UrlElicitationRequiredError extends McpError {
   constructor(elicitations: UrlElicitation[], message = 'This request requires URL elicitation') {
     super(ErrorCode.UrlElicitationRequired, message, { elicitations: elicitations.map((e) => ({ mode: 'url', ...e })) });
+    this.name = 'UrlElicitationRequiredError';
   }
 }
 
