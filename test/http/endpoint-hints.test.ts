@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { connect } from '../../src/client/index.js';
 import { createServer } from '../../src/server/index.js';
-import { createFetchHandler, createNodeHandler, serveHttp } from '../../src/transports/http/index.js';
+import { createFetchHandler, createNodeHandler, type HttpServerHandle, serveHttp } from '../../src/transports/http/index.js';
 
 const mcp = () => createServer({ name: 'hints', version: '1.0.0' });
 
@@ -99,7 +99,7 @@ test('serveHttp on 0.0.0.0 without onWarning: the notice goes where the server s
 test('serveHttp on :: gives an [::1] url; with allowedHosts, or on loopback, there is nothing to say', async (t) => {
   const warnings: string[] = [];
   const onWarning = (m: string) => warnings.push(m);
-  let v6;
+  let v6: HttpServerHandle;
   try {
     v6 = await serveHttp(mcp(), { host: '::', onWarning });
   } catch (e) {
