@@ -135,6 +135,10 @@ export function isAbort(e: unknown): boolean {
   return e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');
 }
 
+/** Control characters (C0, DEL, C1) and bidirectional formatting marks: nothing a one-line message should carry. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to strip
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** The longest excerpt of a server's own explanation put in an error message (the whole body stays on `body`). */
 const MAX_REASON = 200;
 
@@ -152,11 +156,7 @@ export function serverReason(body: string | undefined): string | undefined {
     reason = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1] ?? '';
   }
   reason ??= text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-  const clean = reason
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const clean = reason.replace(UNPRINTABLE, ' ').replace(/\s+/g, ' ').trim();
   if (!clean) return undefined;
   return clean.length > MAX_REASON ? `${clean.slice(0, MAX_REASON - 1)}…` : clean;
 }
