@@ -3,6 +3,7 @@
  * `janus-mcp`: the command line, a thin layer over the public API. Parsing, formatting and
  * prompting live here; the protocol is the client's and the server's. Exit codes: 0 success, 1 a failed call or tool, 2 a usage error.
  */
+import { JanusError } from '../errors/index.js';
 import { UsageError, packageVersion } from './args.js';
 import { callVerb } from './call.js';
 import { discoverVerb, listVerb } from './inspect.js';
@@ -39,9 +40,20 @@ async function run(argv: string[], out: Output = processOutput): Promise<number>
       out.stderr(`Run 'janus-mcp ${e.verb ? `${e.verb} ` : ''}--help' for usage.`);
       return 2;
     }
-    out.stderr(`janus-mcp: ${e instanceof Error ? e.message : String(e)}`);
+    out.stderr(`janus-mcp: ${e instanceof Error ? inCliWords(e) : String(e)}`);
     return 1;
   }
+}
+
+/**
+ * A client timeout names the library's option (`timeoutMs`); on the command line the knob is
+ * `--timeout`, in seconds.
+ */
+function inCliWords(e: Error): string {
+  if (!(e instanceof JanusError && e.code === 'TIMEOUT')) return e.message;
+  return e.message
+    .replace('raise timeoutMs (in the connect options, or for this call)', 'raise --timeout SECONDS (default 60)')
+    .replace(/\btimeoutMs\b/g, '--timeout');
 }
 
 /** Exits once stdout and stderr have taken what was written (pipes may be asynchronous). */

@@ -12,6 +12,9 @@ import { errorCodeFor } from '../spi/index.js';
 import { ATTR, OTHER_ERROR, TOOL_ERROR } from './attributes.js';
 import { jsonOf } from './options.js';
 
+/** The message the server answers a failure it masks (-32603) with, whatever the failure said. */
+const MASKED_MESSAGE = 'Internal error';
+
 export interface Failure {
   readonly errorType: string;
   /** The JSON-RPC error code the response carries, if it carries one. */
@@ -31,10 +34,11 @@ export function serverFailure(error: unknown, version: ProtocolVersion | undefin
   if (error instanceof McpError) return coded(error.code, error.message);
   const code = errorCodeFor(error, version, era);
   if (code !== ErrorCode.InternalError) return coded(code, error instanceof Error ? error.message : String(error));
+  // Masked on the wire: the status says what the client was told; the exception event keeps the error itself.
   return {
     errorType: className(error),
     statusCode: String(ErrorCode.InternalError),
-    message: error instanceof Error ? error.message : undefined,
+    message: MASKED_MESSAGE,
     unexpected: true,
   };
 }
@@ -54,8 +58,33 @@ export function clientFailure(error: unknown): Failure {
   };
 }
 
-/** A result-level failure: the error type and nothing else (no code: the JSON-RPC call succeeded). */
-const TOOL_FAILURE: Failure = Object.freeze({ errorType: TOOL_ERROR, statusCode: undefined, message: undefined, unexpected: false });
+/** The longest tool error text put in a span's status (the text is the model's; a status is a line in a trace view). */
+const MAX_TOOL_MESSAGE = 1024;
+
+/**
+ * A result-level failure: no code (the JSON-RPC call succeeded); its message is what the
+ * model read, the result's text (for an unexpected throw, the server's masked text).
+ */
+function toolFailure(content: unknown): Failure {
+  const texts = Array.isArray(content)
+    ? content.flatMap((c: unknown) =>
+        typeof c === 'object' &&
+        c !== null &&
+        (c as { type?: unknown }).type === 'text' &&
+        typeof (c as { text?: unknown }).text === 'string'
+          ? [(c as { text: string }).text]
+          : [],
+      )
+    : [];
+  const text = texts.join('\n');
+  const message =
+    text === ''
+      ? 'the tool reported an error (isError: true)'
+      : text.length > MAX_TOOL_MESSAGE
+        ? `${text.slice(0, MAX_TOOL_MESSAGE - 1)}…`
+        : text;
+  return { errorType: TOOL_ERROR, statusCode: undefined, message, unexpected: false };
+}
 
 /**
  * A result that succeeded on the wire, on either side: a tools/call answered with
@@ -68,7 +97,7 @@ export function recordResult(span: Span, metric: Attributes, method: string, res
   if (method === 'tools/call') {
     const r = result as { isError?: unknown; resultType?: unknown; structuredContent?: unknown; content?: unknown };
     if (r.isError === true) {
-      recordFailure(span, metric, TOOL_FAILURE);
+      recordFailure(span, metric, toolFailure(r.content));
     } else if (capturePayloads && r.resultType !== 'input_required') {
       // Not on an input_required round: the tool's result comes with a later round.
       const json = jsonOf(r.structuredContent ?? r.content);

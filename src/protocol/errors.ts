@@ -53,8 +53,16 @@ export class McpError extends Error {
   }
   /** The error a peer sent in a JSON-RPC error response, to be thrown locally. */
   static from(e: JsonRpcErrorObject): McpError {
-    return new McpError(e.code, e.message, e.data);
+    return mcpErrorFrom(e);
   }
+}
+
+/**
+ * Outside the class body on purpose: a class that names itself inside its body is emitted by
+ * esbuild as `class _McpError`, and would print under that name from the bundle.
+ */
+function mcpErrorFrom(e: JsonRpcErrorObject): McpError {
+  return new McpError(e.code, e.message, e.data);
 }
 
 /** What kind of local failure a {@link JanusError} is. */
@@ -99,6 +107,7 @@ export interface UrlElicitation {
 export class UrlElicitationRequiredError extends McpError {
   constructor(elicitations: UrlElicitation[], message = 'This request requires URL elicitation') {
     super(ErrorCode.UrlElicitationRequired, message, { elicitations: elicitations.map((e) => ({ mode: 'url', ...e })) });
+    this.name = 'UrlElicitationRequiredError';
   }
 }
 

@@ -41,6 +41,10 @@ function fixture(tel: Telemetry, seen: Seen): Server {
   server.tool('model-error', () => {
     throw new ToolError('try another id');
   });
+  // A tool's unexpected failure: the model reads a masked text, never the error's own words.
+  server.tool('crash', () => {
+    throw new RangeError('db01.internal refused the query');
+  });
   server.prompt('greeting', { description: 'says hello' }, () => 'hello');
   // A tool's unexpected failure is a tool error for the model; a prompt's is masked as -32603.
   server.prompt('broken', { description: 'fails' }, () => {
@@ -157,20 +161,36 @@ for (const mode of MODES) {
             const s = tel.span('tools/call model-error', kind);
             assert.equal(s.attributes['error.type'], 'tool_error', 'mcp.md: a CallToolResult with isError is a tool_error');
             assert.equal(s.attributes['rpc.response.status_code'], undefined, 'the JSON-RPC call itself succeeded');
-            assert.equal(s.status.code, SpanStatusCode.ERROR);
+            assert.deepEqual(s.status, { code: SpanStatusCode.ERROR, message: 'try another id' }, 'the text the model read');
+          }
+
+          const crashed = await p.client.callTool('crash');
+          assert.equal(crashed.isError, true);
+          const masked = (crashed.content[0] as { text: string }).text;
+          assert.doesNotMatch(masked, /db01/);
+          for (const kind of [SpanKind.CLIENT, SpanKind.SERVER]) {
+            const s = tel.span('tools/call crash', kind);
+            assert.equal(s.attributes['error.type'], 'tool_error');
+            assert.deepEqual(s.status, { code: SpanStatusCode.ERROR, message: masked }, 'the masked text, as the model read it');
           }
 
           await assert.rejects(p.client.getPrompt('broken'), (e: unknown) => e instanceof McpError && e.code === ErrorCode.InternalError);
           const server = tel.span('prompts/get broken', SpanKind.SERVER);
           assert.equal(server.attributes['error.type'], 'TypeError', 'the server names what it masked');
           assert.equal(server.attributes['rpc.response.status_code'], '-32603', 'what the response carried');
-          assert.deepEqual(server.status, { code: SpanStatusCode.ERROR, message: 'boom' });
-          assert.equal(server.events.find((e) => e.name === 'exception')?.attributes?.['exception.type'], 'TypeError');
+          assert.deepEqual(
+            server.status,
+            { code: SpanStatusCode.ERROR, message: 'Internal error' },
+            'the masked message, as the client got it',
+          );
+          const exception = server.events.find((e) => e.name === 'exception');
+          assert.equal(exception?.attributes?.['exception.type'], 'TypeError');
+          assert.equal(exception?.attributes?.['exception.message'], 'boom', 'the exception event keeps what was masked');
           const client = tel.span('prompts/get broken', SpanKind.CLIENT);
           assert.equal(client.attributes['error.type'], '-32603');
           assert.deepEqual(client.status, { code: SpanStatusCode.ERROR, message: 'Internal error' });
           assert.equal(parentOf(server), idOf(client));
-          assert.equal(seen.errors.length, 1, 'the masked failure still reached onError');
+          assert.equal(seen.errors.length, 2, 'the masked failures (the crashed tool, the broken prompt) still reached onError');
 
           // server/resources.mdx §Error Handling: -32002 up to 2025-11-25, -32602 on 2026-07-28.
           const notFound = era === 'legacy' ? '-32002' : '-32602';

@@ -135,15 +135,68 @@ export function isAbort(e: unknown): boolean {
   return e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError');
 }
 
+/** Control characters (C0, DEL, C1) and bidirectional formatting marks: nothing a one-line message should carry. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to strip
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The longest excerpt of a server's own explanation put in an error message (the whole body stays on `body`). */
+const MAX_REASON = 200;
+
+/**
+ * The server's own explanation in a failed reply's body, fit for a one-line message: a
+ * JSON-RPC error's message (or another JSON error's `message`, `error_description` or `error`
+ * string), an HTML page's title, else the first non-empty line of the text. Control and
+ * bidirectional-formatting characters become spaces; at most 200 characters.
+ */
+export function serverReason(body: string | undefined): string | undefined {
+  const text = body?.trim();
+  if (!text) return undefined;
+  let reason = jsonReason(parseJson(text));
+  if (reason === undefined && /^<(!doctype|html)/i.test(text)) {
+    reason = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1] ?? '';
+  }
+  reason ??= text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  const clean = reason.replace(UNPRINTABLE, ' ').replace(/\s+/g, ' ').trim();
+  if (!clean) return undefined;
+  return clean.length > MAX_REASON ? `${clean.slice(0, MAX_REASON - 1)}…` : clean;
+}
+
+function jsonReason(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const o = value as { error?: unknown; message?: unknown; error_description?: unknown };
+  if (typeof o.error === 'object' && o.error !== null) {
+    const message = (o.error as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+  }
+  for (const v of [o.error_description, o.message, o.error]) if (typeof v === 'string') return v;
+  return undefined;
+}
+
+/**
+ * The message for a non-2xx reply: what was sent, where, the status, and what the server said
+ * about it, e.g. `POST tools/list to http://10.0.0.5:3000/mcp failed with HTTP 403 Forbidden:
+ * Host header '10.0.0.5:3000' not allowed …`.
+ */
+export function httpFailureMessage(
+  what: string,
+  url: URL,
+  status: number,
+  statusText: string | undefined,
+  body: string | undefined,
+): string {
+  const reason = serverReason(body);
+  const text = statusText && statusText !== reason ? ` ${statusText}` : '';
+  return `${what} to ${url.href} failed with HTTP ${status}${text}${reason ? `: ${reason}` : ''}`;
+}
+
+/** The error for a non-2xx reply: `httpFailureMessage`, with the status, the body and the headers on the error. */
+export function httpFailure(what: string, url: URL, res: Response, body: string): HttpChannelError {
+  return new HttpChannelError(httpFailureMessage(what, url, res.status, res.statusText, body), res.status, body, res.headers);
+}
+
 /** The error for a non-2xx reply that carries no JSON-RPC answer (its body read up to `max` bytes). */
-export async function statusError(what: string, res: Response, max?: number): Promise<HttpChannelError> {
-  const body = await readText(res, max);
-  return new HttpChannelError(
-    `${what} failed with HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`,
-    res.status,
-    body,
-    res.headers,
-  );
+export async function statusError(what: string, url: URL, res: Response, max?: number): Promise<HttpChannelError> {
+  return httpFailure(what, url, res, await readText(res, max));
 }
 
 /**
@@ -319,8 +372,9 @@ export function notMcpReply(what: string, url: URL, res: Response, body: string)
 export function notAnEndpoint(url: URL, answers: ReadonlyArray<{ what: string; status: number }>, last: ChannelError): HttpChannelError {
   const list = answers.map((a) => `${a.what} with HTTP ${a.status}`);
   const said = list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}` : list[0];
+  const reason = serverReason(last.body);
   return new HttpChannelError(
-    `${url.href} is not an MCP endpoint: it answered ${said}. ${CHECK_URL} Check also that the MCP server is the one running at this address.`,
+    `${url.href} is not an MCP endpoint: it answered ${said}${reason ? ` (${JSON.stringify(reason)})` : ''}. ${CHECK_URL} Check also that the MCP server is the one running at this address.`,
     last.status,
     last.body,
     last instanceof HttpChannelError ? last.headers : undefined,

@@ -30,6 +30,8 @@ export type Op = PendingCall<JsonRpcResponse>;
 export interface StreamHost {
   /** The session now: undefined when there is none (or it expired). */
   readonly session: string | undefined;
+  /** The endpoint, for error messages. */
+  readonly url: URL;
   readonly backoff: Required<ReconnectOptions>;
   readonly maxBytes: number;
   /** GETs the endpoint for `session`, after `lastEventId` when not ''; redirects followed only where safe. */
@@ -112,11 +114,11 @@ export async function readRequestStream(
       }
       if (r.status === 404 && session !== undefined) throw await host.expired(session, r);
       if (r.status >= 500 || r.status === 429) {
-        last = await statusError(`resuming ${method}`, r, host.maxBytes);
+        last = await statusError(`GET (resuming the event stream of ${method})`, host.url, r, host.maxBytes);
         continue;
       }
       // 405 (no GET here), another 4xx, or a reply that is not a stream: nothing to resume.
-      throw await statusError(`resuming the event stream of ${method}`, r, host.maxBytes);
+      throw await statusError(`GET (resuming the event stream of ${method})`, host.url, r, host.maxBytes);
     }
   }
 }

@@ -33,6 +33,7 @@ import {
   discard,
   errorBodyFor,
   fetchError,
+  httpFailure,
   isModernRequest,
   mediaType,
   mergeHeaders,
@@ -91,6 +92,7 @@ export class HttpChannel implements ClientChannel {
       get session() {
         return channel.session?.id;
       },
+      url,
       backoff: {
         initialDelayMs: options.reconnect?.initialDelayMs ?? 1000,
         maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
@@ -179,7 +181,7 @@ export class HttpChannel implements ClientChannel {
       // 202 Accepted with no body is the rule; anything in a 2xx body is not for us.
       if (res.ok) return discard(res);
       if (res.status === 404 && sent !== undefined) throw await this.expired(sent, res);
-      throw await statusError(`POST ${what}`, res, this.maxBytes);
+      throw await statusError(`POST ${what}`, this.url, res, this.maxBytes);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(controller);
@@ -230,7 +232,7 @@ export class HttpChannel implements ClientChannel {
 
   /** A 404 to a request carrying the session id `sent`: the session is gone (the client re-initializes). */
   private expired(sent: string, res: Response): Promise<Error> {
-    return this.session?.expired(sent, res) ?? statusError('the request', res, this.maxBytes);
+    return this.session?.expired(sent, res) ?? statusError('the request', this.url, res, this.maxBytes);
   }
 
   private async post(request: JsonRpcRequest, options: SendOptions, op: Op): Promise<void> {
@@ -278,11 +280,11 @@ export class HttpChannel implements ClientChannel {
    */
   private async failed(res: Response, request: JsonRpcRequest, sent: string | undefined, op: Op): Promise<void> {
     if (res.status === 404 && sent !== undefined) throw await this.expired(sent, res);
-    if (res.status === 401 || res.status === 403) throw await statusError(`POST ${request.method}`, res, this.maxBytes);
+    if (res.status === 401 || res.status === 403) throw await statusError(`POST ${request.method}`, this.url, res, this.maxBytes);
     const body = await readText(res, this.maxBytes);
     const error = errorBodyFor(body, request.id);
     if (error) return op.resolve(recordStatus(error, res.status));
-    throw new HttpChannelError(`POST ${request.method} failed with HTTP ${res.status}`, res.status, body, res.headers);
+    throw httpFailure(`POST ${request.method}`, this.url, res, body);
   }
 
   private onEvent(event: SseEvent, status: number, op?: Op): void {

@@ -9,7 +9,7 @@ import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { revision } from '../../protocol/revisions.js';
 import type { LegacyVersion } from '../../protocol/versions.js';
 import { ChannelError } from '../channel.js';
-import { discard, HttpChannelError, isModernRequest, readText } from '../channels/http-common.js';
+import { discard, HttpChannelError, isModernRequest, readText, statusError } from '../channels/http-common.js';
 import type { HttpSession, HttpSessionHost } from '../channels/http-session.js';
 import { listenStandalone } from './standalone-stream.js';
 
@@ -97,7 +97,13 @@ export class StreamableHttpSession implements HttpSession {
     try {
       const headers = this.host.headers('delete');
       this.stamp(headers, session);
-      discard(await this.host.fetch({ method: 'DELETE', headers, signal: controller.signal }, 'DELETE'));
+      const res = await this.host.fetch({ method: 'DELETE', headers, signal: controller.signal }, 'DELETE');
+      // 405 (the server does not let clients end sessions) and 404 (it is gone already) are fine; another refusal is worth a line.
+      if (res.ok || res.status === 404 || res.status === 405) discard(res);
+      else
+        this.host.streams.warn(
+          `${(await statusError('DELETE (ending the session)', this.host.streams.url, res, this.host.maxBytes)).message}; the session may stay open on the server until it expires`,
+        );
     } catch {
       // The server may be gone already; nothing more to end.
     } finally {

@@ -24,6 +24,7 @@ import {
   discard,
   errorBodyFor,
   fetchError,
+  httpFailureMessage,
   mediaType,
   mergeHeaders,
   messagesIn,
@@ -51,6 +52,26 @@ export interface LegacySseChannelOptions {
    * carries every answer, so a larger event closes the connection with an error that says so.
    */
   maxMessageBytes?: number;
+}
+
+/** A POST to the endpoint refused with a non-2xx status and no JSON-RPC answer. */
+function failedPost(what: string, res: PostReply): HttpChannelError {
+  return new HttpChannelError(
+    httpFailureMessage(`POST ${what}`, res.url, res.status, res.statusText, res.text),
+    res.status,
+    res.text,
+    res.headers,
+  );
+}
+
+/** What `post` keeps of a reply: enough to answer the request or to say why it failed. */
+interface PostReply {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  text: string;
+  headers: Headers;
+  url: URL;
 }
 
 export class LegacySseChannel implements ClientChannel {
@@ -92,7 +113,7 @@ export class LegacySseChannel implements ClientChannel {
       if (e instanceof ChannelError || e instanceof JanusError) throw e;
       throw fetchError(what, this.url, e);
     }
-    if (!res.ok) throw await statusError(`GET ${this.url.href}`, res, this.maxBytes);
+    if (!res.ok) throw await statusError(what, this.url, res, this.maxBytes);
     if (mediaType(res) !== 'text/event-stream') throw notMcpReply(what, this.url, res, await readPrefix(res));
     const status = res.status;
     // A same-origin redirect moved the stream: its endpoint is relative to where it is now.
@@ -174,10 +195,7 @@ export class LegacySseChannel implements ClientChannel {
             // The answer travels on the SSE stream; a JSON-RPC error body answers it at once.
             const error = res.ok ? undefined : errorBodyFor(res.text, request.id);
             if (error) entry.resolve(recordStatus(error, res.status));
-            else if (!res.ok)
-              entry.reject(
-                new HttpChannelError(`POST ${request.method} failed with HTTP ${res.status}`, res.status, res.text, res.headers),
-              );
+            else if (!res.ok) entry.reject(failedPost(request.method, res));
           })
           .catch((e: unknown) => entry.reject(e instanceof Error ? e : new ChannelError(String(e)))),
     );
@@ -189,7 +207,7 @@ export class LegacySseChannel implements ClientChannel {
     if (!this.endpointUrl) throw new ChannelError('not started: no endpoint yet');
     const what = 'method' in message ? message.method : `the response to ${String(message.id)}`;
     const res = await this.post(message, what, options, new AbortController());
-    if (res && !res.ok) throw new HttpChannelError(`POST ${what} failed with HTTP ${res.status}`, res.status, res.text, res.headers);
+    if (res && !res.ok) throw failedPost(what, res);
   }
 
   /**
@@ -202,7 +220,7 @@ export class LegacySseChannel implements ClientChannel {
     what: string,
     options: SendOptions,
     controller: AbortController,
-  ): Promise<{ ok: boolean; status: number; text: string; headers: Headers } | undefined> {
+  ): Promise<PostReply | undefined> {
     const signal = options.signal;
     const onAbort = () => controller.abort(signal?.reason);
     if (signal?.aborted) throw abortError(what, signal);
@@ -227,14 +245,14 @@ export class LegacySseChannel implements ClientChannel {
         if (controller.signal.aborted) return undefined;
         throw fetchError(`POST ${what}`, this.endpointUrl!, e);
       }
-      if (res.status === 401 || res.status === 403) throw await statusError(`POST ${what}`, res, this.maxBytes);
+      if (res.status === 401 || res.status === 403) throw await statusError(`POST ${what}`, this.endpointUrl!, res, this.maxBytes);
       if (res.ok && mediaType(res) !== 'application/json') {
         discard(res);
-        return { ok: true, status: res.status, text: '', headers: res.headers };
+        return { ok: true, status: res.status, statusText: res.statusText, text: '', headers: res.headers, url: this.endpointUrl! };
       }
       const text = res.ok ? await readBounded(res, this.maxBytes, `the reply to ${what}`) : await readText(res, this.maxBytes);
       if (res.ok) for (const m of messagesIn(parseJson(text))) this.route(m, res.status);
-      return { ok: res.ok, status: res.status, text, headers: res.headers };
+      return { ok: res.ok, status: res.status, statusText: res.statusText, text, headers: res.headers, url: this.endpointUrl! };
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(controller);

@@ -5,10 +5,12 @@
  */
 import { JanusError } from '../../protocol/errors.js';
 import { ChannelError } from '../channel.js';
-import { discard, mediaType, pumpEvents, sleep } from '../channels/http-common.js';
+import { discard, mediaType, pumpEvents, sleep, statusError } from '../channels/http-common.js';
 import { delay, type StreamHost } from '../channels/http-streams.js';
 import { SseParser } from '../channels/sse-parser.js';
 import { tooLarge } from '../limits.js';
+
+const WHAT = 'GET (the standalone stream)';
 
 /**
  * The standalone stream of `session`: reconnects after `retry` (backoff when nothing came),
@@ -30,7 +32,7 @@ export async function listenStandalone(host: StreamHost, controller: AbortContro
     if (host.session !== session) return; // the session is over, and its stream with it
     let res: Response;
     try {
-      res = await host.get(session, parser.lastEventId, controller.signal, 'GET (the standalone stream)');
+      res = await host.get(session, parser.lastEventId, controller.signal, WHAT);
     } catch (e) {
       if (controller.signal.aborted) return;
       if (e instanceof ChannelError || e instanceof JanusError) return host.warn(e.message); // a redirect not followed, an authorization refused: trying again changes nothing
@@ -38,13 +40,19 @@ export async function listenStandalone(host: StreamHost, controller: AbortContro
       continue;
     }
     if (!res.ok || mediaType(res) !== 'text/event-stream') {
-      discard(res);
       // 405: the server offers no standalone stream. Other 4xx (e.g. 404, the session is
       // gone: the next POST says so): nothing to retry. 5xx: try again.
       if (res.status >= 500) {
+        discard(res);
         failures++;
         continue;
       }
+      // Another refusal is worth a line: the server's unsolicited messages will not come.
+      if (!res.ok && res.status !== 404 && res.status !== 405) {
+        host.warn(
+          `${(await statusError(WHAT, host.url, res, host.maxBytes)).message}; the server's notifications outside requests will not arrive`,
+        );
+      } else discard(res);
       return;
     }
     parser.reset();

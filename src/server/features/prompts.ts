@@ -2,7 +2,7 @@
 import { JanusError, McpError, ErrorCode } from '../../protocol/errors.js';
 import type { ContentBlock, GetPromptResult, Icon, Meta, Prompt, PromptArgument, PromptMessage } from '../../protocol/types.js';
 import { compileSchema, type CompiledSchema } from '../schema/convert.js';
-import type { Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
+import type { Parsed, RawShape, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
 import type { Completer } from './completion.js';
 import { isObject } from '../guards.js';
@@ -58,7 +58,9 @@ export type PromptArgs<A> = A extends StandardSchema
     ? string extends A[number]['name']
       ? Record<string, string | undefined>
       : NamedArgs<A[number]>
-    : Record<string, string>;
+    : A extends RawShape
+      ? Parsed<A>
+      : Record<string, string>;
 
 type NamedArgs<P extends PromptArgument> = Flat<
   { [K in P as K extends { required: true } ? K['name'] : never]: string } & {

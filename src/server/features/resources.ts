@@ -6,6 +6,7 @@ import { bytesToBase64 } from '../../protocol/base64.js';
 import type { Completer } from './completion.js';
 import { isObject } from '../guards.js';
 import { jsonProblem } from './json-value.js';
+import { parseTemplate } from './template-syntax.js';
 import { wireDefinition } from './wire-object.js';
 import { extend } from '../../protocol/extend.js';
 
@@ -148,19 +149,22 @@ export function defineTemplate(uriTemplate: string, config: TemplateConfig, read
 
 /**
  * RFC 6570 matching for the expressions resource URIs use: `{var}` (one segment),
- * `{+var}` / `{#var}` (reserved, may span `/`), `{/var}` (path segment) and `{?a,b}` /
- * `{&a}` (query parameters, optional).
+ * `{+var}` / `{#var}` (reserved, may span `/`), `{/var}` (path segment), `{.var}` (label),
+ * `{;var}` (path parameter) and `{?a,b}` / `{&a}` (query parameters, optional). A template
+ * that is not valid RFC 6570 is refused here, at registration (template-syntax.ts).
  */
 export function compileTemplate(template: string): { match: (uri: string) => Record<string, string> | undefined; variables: string[] } {
+  const expressions = parseTemplate(template);
+  if (typeof expressions === 'string') {
+    throw new JanusError('REGISTRATION', `resource template "${template}" is not a valid RFC 6570 URI template: ${expressions}`);
+  }
   const variables: string[] = [];
   const queryVars: string[] = [];
   let pattern = '^';
   let last = 0;
-  for (const m of template.matchAll(/\{([+#/?&]?)([^}]+)\}/g)) {
-    pattern += escapeRegExp(template.slice(last, m.index));
-    last = m.index! + m[0].length;
-    const op = m[1]!;
-    const names = m[2]!.split(',').map((n) => n.replace(/\*$/, '').split(':')[0]!.trim());
+  for (const { operator: op, names, index, text } of expressions) {
+    pattern += escapeRegExp(template.slice(last, index));
+    last = index + text.length;
     if (op === '?' || op === '&') {
       queryVars.push(...names);
       variables.push(...names);
@@ -169,8 +173,14 @@ export function compileTemplate(template: string): { match: (uri: string) => Rec
     }
     for (const [i, name] of names.entries()) {
       variables.push(name);
-      const sep = i === 0 ? (op === '/' ? '/' : op === '#' ? '#' : '') : op === '/' ? '/' : ',';
-      pattern += escapeRegExp(sep) + (op === '+' || op === '#' ? '(.+?)' : '([^/?#,]+)');
+      if (op === ';') {
+        pattern += `;${escapeRegExp(name)}=?([^;/?#]*)`;
+        continue;
+      }
+      const first = op === '/' || op === '#' || op === '.' ? op : '';
+      const sep = i === 0 ? first : op === '/' || op === '.' ? op : ',';
+      const value = op === '+' || op === '#' ? '(.+?)' : op === '.' ? '([^/?#,.]+)' : '([^/?#,]+)';
+      pattern += escapeRegExp(sep) + value;
     }
   }
   pattern += `${escapeRegExp(template.slice(last))}$`;

@@ -3,7 +3,7 @@ import { JanusError } from '../../protocol/errors.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../../protocol/types.js';
 import { readHeaderParams, type HeaderParam } from '../../protocol/x-mcp-header.js';
 import { compileSchema, NO_ARGUMENTS, type CompiledSchema } from '../schema/convert.js';
-import type { Accepted, Parsed, SchemaInput, StandardSchema } from '../schema/types.js';
+import type { Accepted, Parsed, RawShape, SchemaInput, StandardSchema } from '../schema/types.js';
 import type { RequestContext } from '../context.js';
 import { wireDefinition } from './wire-object.js';
 
@@ -35,7 +35,7 @@ export type StructuredReturn<T> = T | (CallToolResult & { structuredContent: T }
  * `StructuredReturn` rather than choosing between it and `ToolReturn` outside, so literals
  * in a handler's result keep their types while the call is being inferred.)
  */
-export type ToolOutput<O> = O extends StandardSchema ? Accepted<O> : ToolReturn;
+export type ToolOutput<O> = O extends StandardSchema | RawShape ? Accepted<O> : ToolReturn;
 
 /**
  * How a tool is described and checked: its presentation (`title`, `description`, `annotations`,

@@ -6,9 +6,10 @@ import type { StandardSchemaV1, StandardJSONSchemaV1 } from '@standard-schema/sp
 import { JanusError } from '../../protocol/errors.js';
 import { compileJsonSchema, type Validate } from './json-schema.js';
 import { isZod4, olderZodToJsonSchema } from './older-zod.js';
+import { isRawShape, shapeToJsonSchema, shapeValidator } from './raw-shape.js';
 import type { JsonSchemaObject, SchemaInput, StandardSchema } from './types.js';
 
-export type { JsonSchemaObject, SchemaInput, StandardSchema } from './types.js';
+export type { JsonSchemaObject, RawShape, SchemaInput, StandardSchema } from './types.js';
 
 export type Validation = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -25,7 +26,7 @@ export interface CompiledSchema {
 const WHAT_WORKS =
   "What works: Zod 4 (or Zod 3.25's 'zod/v4'), ArkType 2.1.28 or later, a Valibot schema wrapped with " +
   "toStandardJsonSchema() from '@valibot/to-json-schema', any Standard Schema that implements Standard JSON Schema, " +
-  'or a raw JSON Schema 2020-12 object.';
+  'an object of such schemas, one per property ({ name: z.string() }), or a raw JSON Schema 2020-12 object.';
 
 /** ArkType's types are functions, so a Standard Schema may be an object or a function. */
 export function isStandard(s: unknown): s is StandardSchema {
@@ -47,6 +48,26 @@ export function compileSchema(schema: SchemaInput, what: string, io: 'input' | '
     throw new JanusError(
       'SCHEMA',
       `${what}: this schema object is neither JSON Schema data nor a Standard Schema (Zod before 3.24?). ${WHAT_WORKS}`,
+    );
+  }
+  if (isRawShape(schema, isStandard)) {
+    const json = shapeToJsonSchema(schema, what, (property, where) => standardToJsonSchema(property, where, io));
+    const validate = shapeValidator(schema);
+    return {
+      json,
+      validate: (value) => {
+        const r = validate(value);
+        return r instanceof Promise ? r.then(fromStandard) : fromStandard(r);
+      },
+    };
+  }
+  const notSchemas = Object.entries(schema).filter(([, v]) => !isStandard(v));
+  if (notSchemas.length < Object.keys(schema).length) {
+    // Some properties are schemas and some are not: an object of schemas with a slip, not JSON Schema.
+    throw new JanusError(
+      'SCHEMA',
+      `${what}: an object of schemas, one per property, needs a schema for every property; ${notSchemas.map(([k]) => JSON.stringify(k)).join(', ')} ${notSchemas.length > 1 ? 'are' : 'is'} not one. ` +
+        'Write each property as a schema (e.g. { name: z.string(), limit: z.number().optional() }), or the whole object as one (z.object({ … })).',
     );
   }
   requireObjectRoot(schema, what);

@@ -12,11 +12,41 @@ export type StandardSchema<Input = unknown, Output = Input> = StandardSchemaV1<I
 /** A raw JSON Schema (2020-12) object; its root must be `{ type: 'object', … }`. */
 export type JsonSchemaObject = Record<string, unknown>;
 
+/**
+ * An object of Standard Schemas, one per property, as the official SDK v1 takes them
+ * (`{ name: z.string(), limit: z.number().optional() }`): the object of those properties, each
+ * validated by its schema, required unless its schema accepts `undefined`. Unknown properties
+ * are dropped, as `z.object` does.
+ */
+export type RawShape = { readonly [property: string]: StandardSchema };
+
 /** What `input`, `output` and a prompt's `arguments` accept. */
-export type SchemaInput = StandardSchema | JsonSchemaObject;
+export type SchemaInput = StandardSchema | RawShape | JsonSchemaObject;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The object a raw shape describes, from each property's output (`Out`) or input type: optional where `undefined` is allowed. */
+type ShapeObject<S extends RawShape, Out extends boolean> = Simplify<
+  {
+    -readonly [K in keyof S as undefined extends Of<S[K], Out> ? never : K]: Of<S[K], Out>;
+  } & {
+    -readonly [K in keyof S as undefined extends Of<S[K], Out> ? K : never]?: Of<S[K], Out>;
+  }
+>;
+type Of<S extends StandardSchema, Out extends boolean> = Out extends true
+  ? StandardSchemaV1.InferOutput<S>
+  : StandardSchemaV1.InferInput<S>;
 
 /** The value a schema hands to the handler (its output type); raw JSON Schema gives an untyped object. */
-export type Parsed<S> = S extends StandardSchema ? StandardSchemaV1.InferOutput<S> : Record<string, unknown>;
+export type Parsed<S> = S extends StandardSchema
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends RawShape
+    ? ShapeObject<S, true>
+    : Record<string, unknown>;
 
 /** The value a schema accepts (its input type): what a handler must produce for an output schema. */
-export type Accepted<S> = S extends StandardSchema ? StandardSchemaV1.InferInput<S> : Record<string, unknown>;
+export type Accepted<S> = S extends StandardSchema
+  ? StandardSchemaV1.InferInput<S>
+  : S extends RawShape
+    ? ShapeObject<S, false>
+    : Record<string, unknown>;

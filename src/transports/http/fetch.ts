@@ -8,6 +8,7 @@ import type { ServerCore } from '../../spi/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import type { HttpHandlerOptions } from './handler-options.js';
+import { notFoundBody } from './not-found.js';
 import { resolveOptions } from './options.js';
 
 const TOO_LARGE: BodyResult = { kind: 'too-large' };
@@ -34,7 +35,6 @@ function currentTurn(): number {
   }
   return turn;
 }
-const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
 const INTERNAL_ERROR_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' } });
 
 /**
@@ -254,7 +254,9 @@ export function createFetchHandler(server: Server | ServerCore, options?: FetchH
   const fn = (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (!handler.matches(url.pathname)) {
-      return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: { 'content-type': 'application/json' } }));
+      return Promise.resolve(
+        new Response(notFoundBody(url.pathname, resolved.path), { status: 404, headers: { 'content-type': 'application/json' } }),
+      );
     }
     const ex = new FetchExchange(request, url, clientAddress?.(request), maxHeld);
     void handler.handle(ex).then(() => ex.settle());

@@ -13,6 +13,7 @@ import type { ServerCore } from '../../spi/index.js';
 import { resolveCore } from './core-access.js';
 import { HttpHandler } from './handler.js';
 import type { HttpHandlerOptions } from './handler-options.js';
+import { notFoundBody } from './not-found.js';
 import { resolveOptions } from './options.js';
 import { builtinModule } from '../../protocol/builtin.js';
 import { extend } from '../../protocol/extend.js';
@@ -23,7 +24,6 @@ type Tagged<T> = T & { [kExchange]?: NodeExchange };
 const TOO_LARGE: BodyResult = { kind: 'too-large' };
 const TIMEOUT: BodyResult = { kind: 'timeout' };
 const ABORTED: BodyResult = { kind: 'aborted' };
-const NOT_FOUND_BODY = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Not Found' } });
 
 function isLoopbackAddress(a: string | undefined): boolean {
   return a !== undefined && (a.startsWith('127.') || a === '::1' || a.startsWith('::ffff:127.'));
@@ -447,7 +447,7 @@ export function createNodeHandler(server: Server | ServerCore, options?: NodeHan
     const pathname = q < 0 ? url : url.slice(0, q);
     if (!handler.matches(pathname)) {
       if (next !== undefined) next();
-      else res.writeHead(404, { 'content-type': 'application/json' }).end(NOT_FOUND_BODY);
+      else res.writeHead(404, { 'content-type': 'application/json' }).end(notFoundBody(pathname, resolved.path));
       return;
     }
     void handler.handle(new NodeExchange(req, res, pathname, q < 0 ? '' : url.slice(q + 1), clientAddress, maxHeld), true);

@@ -8,7 +8,9 @@ import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Server } from '../../server/index.js';
 import type { ServerCore } from '../../spi/index.js';
+import { resolveCore } from './core-access.js';
 import { createNodeHandler, type NodeHandlerOptions } from './node.js';
+import { resolveOptions, warn } from './options.js';
 
 /**
  * What {@link serveHttp} listens on and its server's timeouts and connection bound, plus the Node
@@ -79,7 +81,52 @@ function capConnections(httpServer: HttpServer, max: number): void {
   });
 }
 
-/** A ready-to-use listener for the MCP endpoint (default http://127.0.0.1:<port>/mcp). */
+/** Binds that listen on every interface: a client reaches them at a loopback address, and under other names only once allowed. */
+const WILDCARDS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '[::1]', '0:0:0:0:0:0:0:0': '[::1]', '': '127.0.0.1' };
+/** Host names the Host check takes without `allowedHosts` (guards.ts). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/** The host part of a URL a client can use for a server bound to `host` (a wildcard is no address to connect to). */
+function urlHostOf(host: string): string {
+  const wildcard = WILDCARDS[host];
+  if (wildcard !== undefined) return wildcard;
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * Said once, when the bind reaches beyond loopback but the Host check (DNS-rebinding protection)
+ * still takes only loopback names: the requests the bind invites by other names are refused with
+ * 403 until `allowedHosts` names them.
+ */
+function hostCheckNotice(
+  host: string,
+  port: number,
+  endpoint: string,
+  interfaces: ReturnType<typeof import('node:os').networkInterfaces>,
+): string {
+  const wildcard = WILDCARDS[host] !== undefined;
+  const others = wildcard
+    ? Object.values(interfaces)
+        .flatMap((list) => list ?? [])
+        .filter((a) => !a.internal)
+        .map((a) => (a.family === 'IPv6' ? `[${a.address}]` : a.address))
+    : [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host];
+  const example = others[0] ?? '192.0.2.10';
+  const names = [...new Set(others.slice(0, 3).map((a) => `${a}:${port}`))];
+  const suggestion = (names.length ? names : [`${example}:${port}`]).map((n) => `'${n}'`).join(', ');
+  return (
+    `listening on ${wildcard ? `every interface (${host || '0.0.0.0'}:${port})` : `${host}:${port}`}, but only requests to localhost, 127.0.0.1 and [::1] are served: ` +
+    `a request by another name or address (e.g. http://${example}:${port}${endpoint}) is refused with 403 (DNS-rebinding protection) ` +
+    `until the allowedHosts option names it, e.g. serveHttp(server, { host: '${host}', allowedHosts: [${suggestion}] }).`
+  );
+}
+
+/**
+ * A ready-to-use listener for the MCP endpoint (default http://127.0.0.1:<port>/mcp). Bound to a
+ * wildcard address (`0.0.0.0`, `::`), its `url` is the loopback one; a bind beyond loopback
+ * without `allowedHosts` warns once (through `onWarning`, else the server's warnings) that
+ * requests by other names are refused until `allowedHosts` names them.
+ */
 export async function serveHttp(server: Server | ServerCore, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
   const { port = 0, host = '127.0.0.1', headersTimeoutMs = 10_000, requestTimeoutMs = 60_000, maxConnections = 20_000, ...rest } = options;
   const path = rest.path ?? '/mcp';
@@ -104,10 +151,14 @@ export async function serveHttp(server: Server | ServerCore, options: ServeHttpO
   });
   const address = httpServer.address();
   const actual = typeof address === 'object' && address !== null ? address.port : port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const endpoint = path === false ? '/' : path;
+  if (rest.allowedHosts === undefined && rest.dnsRebindingProtection !== false && !LOOPBACK_HOSTS.has(host.toLowerCase())) {
+    const os = await import('node:os');
+    warn(resolveCore(server), resolveOptions(rest), hostCheckNotice(host, actual, endpoint, os.networkInterfaces()));
+  }
   let closing: Promise<void> | undefined;
   return {
-    url: new URL(`http://${urlHost}:${actual}${path === false ? '/' : path}`),
+    url: new URL(`http://${urlHostOf(host)}:${actual}${endpoint}`),
     port: actual,
     httpServer,
     close: () =>
