@@ -7,7 +7,7 @@
  *
  * @module janus-mcp/errors
  */
-export { ErrorCode, McpError, JanusError, ToolError, UrlElicitationRequiredError } from '../protocol/errors.js';
+export { ErrorCode, McpError, JanusError, ResourceNotFoundError, ToolError, UrlElicitationRequiredError } from '../protocol/errors.js';
 export type { ErrorCodeValue, JanusErrorCode, JsonRpcErrorObject, UrlElicitation } from '../protocol/errors.js';
 export { ChannelError } from '../client/channel.js';
 export { ProcessChannelError } from '../client/channels/process-error.js';

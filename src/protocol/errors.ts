@@ -65,6 +65,31 @@ function mcpErrorFrom(e: JsonRpcErrorObject): McpError {
   return new McpError(e.code, e.message, e.data);
 }
 
+/**
+ * No resource answers a URI. Throw it from a resource reader (the server throws it itself for a
+ * URI nothing serves): it is era-neutral on purpose, because the wire code differs per revision
+ * (-32002 up to 2025-11-25; -32602 in 2026-07-28, where servers must not send -32002), so the
+ * dispatcher of the era in use picks the code and puts the URI in the error's `data`.
+ *
+ * @example
+ * ```ts
+ * server.resourceTemplate('note://{id}', { name: 'note' }, (uri, { id }) => {
+ *   const note = notes.get(id);
+ *   if (note === undefined) throw new ResourceNotFoundError(uri, `No note ${id}; resources/list names every note`);
+ *   return note.text;
+ * });
+ * ```
+ */
+export class ResourceNotFoundError extends Error {
+  /** The URI that names nothing. */
+  readonly uri: string;
+  constructor(uri: string, message = `Resource not found: ${uri}`) {
+    super(message);
+    this.name = 'ResourceNotFoundError';
+    this.uri = uri;
+  }
+}
+
 /** What kind of local failure a {@link JanusError} is. */
 export type JanusErrorCode =
   | 'SCHEMA'

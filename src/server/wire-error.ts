@@ -6,11 +6,10 @@
  * to `onError`; client mistakes (every other code) are not, so a hostile client cannot flood
  * the server's logs.
  */
-import { ErrorCode, McpError, type JsonRpcErrorObject } from '../protocol/errors.js';
+import { ErrorCode, McpError, ResourceNotFoundError, type JsonRpcErrorObject } from '../protocol/errors.js';
 import { revision } from '../protocol/revisions.js';
 import { LATEST_LEGACY_VERSION, latestVersion, type Era, type ProtocolVersion } from '../protocol/versions.js';
 import { jsonProblem } from './features/json-value.js';
-import { ResourceNotFound } from './features/resources.js';
 
 /** Where an unexpected error is reported in full (the server's `onError`). */
 export interface ErrorSink {
@@ -31,7 +30,7 @@ export function toWireError(error: unknown, v: ProtocolVersion, sink: ErrorSink)
     return error.toJSON();
   }
   // -32002 up to 2025-11-25, -32602 in 2026-07-28 (server/resources.mdx §Error Handling).
-  if (error instanceof ResourceNotFound)
+  if (error instanceof ResourceNotFoundError)
     return { code: revision(v).errors.resourceNotFound, message: error.message, data: { uri: error.uri } };
   sink.reportError(error);
   return { ...INTERNAL_ERROR };

@@ -31,6 +31,7 @@ test('every public error class from the bundled janus-mcp/errors prints its own 
     }),
     SkillVerificationError: new E.SkillVerificationError('digest', 'skill://x', 'digest mismatch'),
     InvalidTokenError: new E.InvalidTokenError('expired'),
+    ResourceNotFoundError: new E.ResourceNotFoundError('note://9'),
     McpErrorFrom: E.McpError.from({ code: -32603, message: 'from the wire' }),
   };
   const classes = Object.entries(E)

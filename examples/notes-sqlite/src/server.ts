@@ -5,8 +5,8 @@
  * on a 2025 session, an event on a 2026-07-28 `subscriptions/listen` stream) and, for a
  * note that was changed or deleted, its subscribers are told (`notifications/resources/updated`).
  */
-import { ErrorCode, McpError } from 'janus-mcp/errors';
-import { createServer, type RequestContext, type Server, toolError } from 'janus-mcp/server';
+import { ResourceNotFoundError } from 'janus-mcp/errors';
+import { createServer, type Server, toolError } from 'janus-mcp/server';
 import { z } from 'zod';
 import type { Note, NoteStore } from './notes.js';
 
@@ -14,11 +14,9 @@ export const noteUri = (id: number): string => `note://${id}`;
 
 const markdown = (note: Note): string => `# ${note.title}\n\n${note.body}\n`;
 
-/** The error each revision defines for a URI that names nothing: -32002 up to 2025-11-25, -32602 in 2026-07-28. */
-function noSuchNote(uri: string, ctx: RequestContext): McpError {
-  const code = ctx.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-  return new McpError(code, `No note at ${uri}; resources/list names every note`, { uri });
-}
+/** A URI the template matches but no note answers: each era sends its own code (-32002, or -32602 in 2026-07-28). */
+const noSuchNote = (uri: string): ResourceNotFoundError =>
+  new ResourceNotFoundError(uri, `No note at ${uri}; resources/list names every note`);
 
 export function createNotesServer(notes: NoteStore): Server {
   const server = createServer({
@@ -121,9 +119,9 @@ export function createNotesServer(notes: NoteStore): Server {
             .filter((id) => id.startsWith(value)),
       },
     },
-    (uri, { id }, ctx) => {
+    (uri, { id }) => {
       const note = /^\d+$/.test(id ?? '') ? notes.get(Number(id)) : undefined;
-      if (note === undefined) throw noSuchNote(uri, ctx);
+      if (note === undefined) throw noSuchNote(uri);
       return { uri, mimeType: 'text/markdown', text: markdown(note) };
     },
   );

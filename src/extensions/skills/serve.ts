@@ -12,7 +12,8 @@ import { revision } from '../../protocol/revisions.js';
 import type { Resource, ResourceContents, ServerCapabilities } from '../../protocol/types.js';
 import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { CallSite, ExtensionHost, ExtensionMethod, ExtensionServer, Params, ServerExtension } from '../../server/extension.js';
-import { ResourceNotFound, type CacheHint, type ResourceConfig } from '../../server/features/resources.js';
+import { ResourceNotFoundError } from '../../protocol/errors.js';
+import type { CacheHint, ResourceConfig } from '../../server/features/resources.js';
 import { bytesToBase64 } from '../../protocol/base64.js';
 import { findSkillPaths, readSkillDirectory } from './disk.js';
 import { indexDirectories, type DirectoryIndex } from './directory.js';
@@ -272,7 +273,7 @@ export class SkillsExtension implements ServerExtension {
   private contents(uri: string): ResourceContents {
     const served = this.files.get(uri);
     // Removed between lookup and read: not found, in the code of the session's era.
-    if (served === undefined) throw new ResourceNotFound(uri);
+    if (served === undefined) throw new ResourceNotFoundError(uri);
     const { file } = served;
     return file.text !== undefined
       ? { uri, mimeType: file.mimeType, text: file.text }

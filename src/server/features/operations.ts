@@ -4,9 +4,9 @@
  * revision in use (src/server/shape.ts) and adds its own envelope fields (resultType, cache
  * hints, serverInfo). Nothing here knows eras or revisions: where an answer differs per
  * revision beyond its shape (the code of an unknown resource), a feature throws an
- * era-neutral error (`ResourceNotFound`) that the dispatcher maps.
+ * era-neutral error (`ResourceNotFoundError`) that the dispatcher maps.
  */
-import { ErrorCode, JanusError, McpError } from '../../protocol/errors.js';
+import { ErrorCode, JanusError, McpError, ResourceNotFoundError } from '../../protocol/errors.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -26,7 +26,7 @@ import type { Registry } from '../registry.js';
 import type { Validation } from '../schema/convert.js';
 import { toCompletion, type Completer } from './completion.js';
 import { checkPromptArguments, toGetPromptResult } from './prompts.js';
-import { ResourceNotFound, toReadResult, type CacheHint } from './resources.js';
+import { toReadResult, type CacheHint } from './resources.js';
 import { isObject, isThenable, isUri, quoted, setOwn } from '../guards.js';
 import { jsonProblem } from './json-value.js';
 import { isForModel, TOOL_FAILED } from './tool-error.js';
@@ -229,7 +229,7 @@ export class Operations {
       if (!vars) continue;
       return hinted(toReadResult(uri, t.config.mimeType, await t.read(uri, vars, ctx)), t.config.cache);
     }
-    throw new ResourceNotFound(uri);
+    throw new ResourceNotFoundError(uri);
   }
 
   async complete(params: Params, ctx: RequestContext): Promise<CompleteResult> {

@@ -99,18 +99,6 @@ export interface TemplateEntry {
   readonly wire: ResourceTemplate;
 }
 
-/**
- * No resource or template answers a URI. Era-neutral on purpose: the wire code differs per
- * revision (-32002 up to 2025-11-25; -32602 in 2026-07-28, where servers MUST NOT send -32002,
- * server/resources.mdx §Error Handling), so the dispatcher of the era in use maps it.
- */
-export class ResourceNotFound extends Error {
-  constructor(readonly uri: string) {
-    super(`Resource not found: ${uri}`);
-    this.name = 'ResourceNotFound';
-  }
-}
-
 export function defineResource(uri: string, config: ResourceConfig, read: ResourceReader | string): ResourceEntry {
   if (!uri) throw new JanusError('REGISTRATION', 'a resource needs a URI');
   if (!config?.name) throw new JanusError('REGISTRATION', `resource "${uri}" needs a name`);
