@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createClient } from 'redis';
 import { createServer } from '../../src/server/index.js';
+import { RedisSecretRing } from '../../src/redis/secret-ring.js';
 import type { SecretRing } from '../../src/spi/index.js';
 import type { RedisCluster } from '../../src/redis/index.js';
 import { MODERN } from '../support/common.js';
@@ -29,6 +30,12 @@ function define(cluster: RedisCluster) {
 }
 
 const ringOf = (i: Instance) => i.cluster.requestState.secrets as SecretRing;
+/** The instance's ring on Redis, whose `refresh()` is what its timer calls. */
+function redisRingOf(i: Instance): RedisSecretRing {
+  const ring = i.cluster.requestState.secrets;
+  assert.ok(ring instanceof RedisSecretRing, 'a cluster keeps its secrets on Redis');
+  return ring;
+}
 const peerOf = (i: Instance) => new HttpPeer(i.served.url, MODERN);
 
 /** Round 1 of `ask` on `instance`: its `requestState`. */
@@ -168,8 +175,10 @@ test('secretRotationMs: three instances add one secret per period between them, 
 
 test('Redis emptied, then a new instance starts: the older instances adopt its secret and put theirs back; states issued before the loss are refused', async () => {
   const prefix = uniquePrefix();
-  // The older instances re-read the ring every second: the new one starts on the emptied Redis before they do.
-  const older = await startInstances(2, redis.url, prefix, define, { secretPropagationMs: 2000 });
+  // The older instances' timers re-read the ring only every 30 s, so the new one surely starts on
+  // the emptied Redis before they find it empty (a loaded machine can take seconds to start
+  // one); the test then makes them re-read, as their timers would.
+  const older = await startInstances(2, redis.url, prefix, define, { secretPropagationMs: 60_000 });
   const reader = createClient({ url: redis.url });
   await reader.connect();
   let newer: Awaited<ReturnType<typeof startInstances>> | undefined;
@@ -182,6 +191,7 @@ test('Redis emptied, then a new instance starts: the older instances adopt its s
     const d = newer.instances[0]!;
     const fresh = ringOf(d).sealing();
     assert.notEqual(fresh, old, 'an instance started on the emptied Redis makes a new secret');
+    for (const i of [a, b]) await redisRingOf(i).refresh();
 
     await until(
       () => [a, b, d].every((i) => ringOf(i).opening().includes(fresh) && ringOf(i).opening().includes(old)),
