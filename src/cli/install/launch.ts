@@ -101,9 +101,22 @@ function commandLaunch(words: string[], request: LaunchRequest, notes: string[])
   const file = absolute.find((w) => isAbsolute(w) && statSync(w, { throwIfNoEntry: false })?.isFile());
   // A package runner (`npx -y @acme/weather-mcp`, `uvx weather-server`) is named after its package.
   const runner = RUNNERS.test(basename(command)) ? args.find((a) => !a.startsWith('-')) : undefined;
-  const name = file !== undefined ? nameFromFile(file) : entryName(runner ?? basename(command));
+  // A script the command runs (`node server.js`) that is not here: written as given, but the host
+  // will look for it in a folder of its own choosing.
+  const script = args.find((a) => !a.startsWith('-') && SCRIPT.test(a));
+  if (file === undefined && script !== undefined && !isAbsolute(script))
+    notes.push(
+      `${script} is not a file in ${request.cwd}: it is written as given, and the host will look for it in its own folder; give a path that exists.`,
+    );
+  const name =
+    file !== undefined
+      ? nameFromFile(file)
+      : entryName(runner ?? (script !== undefined ? basename(script, extname(script)) : basename(command)));
   return { name, launch: { command, args, env: request.env } };
 }
+
+/** A script file a runtime runs, by its extension. */
+const SCRIPT = /\.(?:[cm]?[jt]s|py)$/i;
 
 /** On Windows `npx` is a batch file, which hosts that spawn without a shell cannot start: `cmd /c npx …`. */
 function forPlatform(launch: Launch, platform: Platform, notes: string[]): Launch {

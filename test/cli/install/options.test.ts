@@ -345,3 +345,18 @@ describe('text that looks like what it is not', () => {
     }
   });
 });
+
+describe('a command whose script is not here', () => {
+  test('is written as given, named after the script, with a note that the host looks for it in its own folder', async () => {
+    const m = machine();
+    const r = await installed(m, ['cursor', 'node build/missing.js --verbose']);
+    assert.deepEqual(at(readJson(join(m.home, '.cursor', 'mcp.json')), ['mcpServers', 'missing']), {
+      command: 'node',
+      args: ['build/missing.js', '--verbose'],
+    });
+    assert.match(
+      r.stdout,
+      /build\/missing\.js is not a file in .*: it is written as given, and the host will look for it in its own folder/,
+    );
+  });
+});
