@@ -39,7 +39,7 @@ export type { ServerLimits } from './limits.js';
 export type { PromptConfig, PromptHandler, PromptReturn } from './features/prompts.js';
 export type { ResourceConfig, ResourceReader, ResourceReturn, TemplateConfig, TemplateReader, CacheHint } from './features/resources.js';
 export type { Completer, CompletionRequest } from './features/completion.js';
-export type { SchemaInput, StandardSchema, JsonSchemaObject } from './schema/types.js';
+export type { RawShape, SchemaInput, StandardSchema, JsonSchemaObject } from './schema/types.js';
 export { prepareJsonSchema } from './schema/json-schema.js';
 export type { RequestStateOptions } from './modern/request-state.js';
 export type { TransportKind } from './transport-seam.js';
