@@ -6,7 +6,7 @@
 /** A line from the peer that is not JSON (the transport's parse errors); `line` is its start. */
 export class NotJsonLineError extends SyntaxError {
   constructor(
-    /** The line, cut to its first LINE_SHOWN characters (with `…` when it was longer). */
+    /** The line, cut by {@link excerpt}. */
     readonly line: string,
     options?: { cause?: unknown },
   ) {
@@ -15,5 +15,10 @@ export class NotJsonLineError extends SyntaxError {
   }
 }
 
-/** How much of a line that is not JSON its error keeps. */
-export const LINE_SHOWN = 200;
+/** How much of what a peer sent that is not a message a report shows. */
+const SHOWN = 200;
+
+/** `text` cut to its first 200 characters, with `…` when it was longer: for warnings about what a peer sent. */
+export function excerpt(text: string): string {
+  return text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text;
+}

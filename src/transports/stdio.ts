@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { JanusError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { LineDecoder } from './ndjson.js';
-import { LINE_SHOWN, NotJsonLineError } from './not-json.js';
+import { excerpt, NotJsonLineError } from './not-json.js';
 import { guardStdout, STDOUT_NOTICE, type StdoutGuard } from './stdout-guard.js';
 import { SENT, type Transport, type TransportHandlers } from './transport.js';
 
@@ -122,8 +122,7 @@ export class StdioTransport implements Transport {
         try {
           value = JSON.parse(line);
         } catch (e) {
-          const shown = line.length > LINE_SHOWN ? `${line.slice(0, LINE_SHOWN)}…` : line;
-          handlers.onParseError?.(new NotJsonLineError(shown, { cause: e }));
+          handlers.onParseError?.(new NotJsonLineError(excerpt(line), { cause: e }));
           return;
         }
         handlers.onMessage(value);

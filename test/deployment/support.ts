@@ -6,12 +6,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { transformSync } from 'esbuild';
 import { root } from '../package/support.js';
 import { until } from '../support/wait.js';
+
+export { freePort } from '../support/example-process.js';
 
 const PAGE = 'docs/deployment.md';
 
@@ -45,19 +46,6 @@ export function builtServer(dir: string): string {
   symlinkSync(root, join(dir, 'node_modules', 'janus-mcp'), 'dir');
   symlinkSync(join(root, 'node_modules', 'zod'), join(dir, 'node_modules', 'zod'), 'dir');
   return dir;
-}
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Started {

@@ -1,12 +1,9 @@
 /** A client channel over a message transport (stdio, in-memory): one shared stream, correlated by id. */
 import { classify, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { PendingRequests } from '../../jsonrpc/pending.js';
-import { NotJsonLineError } from '../../transports/not-json.js';
+import { excerpt, NotJsonLineError } from '../../transports/not-json.js';
 import type { Transport } from '../../transports/transport.js';
 import { ChannelError, type ChannelHandlers, type ClientChannel, type SendOptions } from '../channel.js';
-
-/** How much of a JSON value that is not a message a warning shows. */
-const SHOWN = 200;
 
 export interface MessageChannelOptions {
   /** Runs after `close()` has closed the transport (the spawn channel ends its child here). */
@@ -55,7 +52,7 @@ export class MessageChannel implements ClientChannel {
     const c = classify(value);
     if (c.kind === 'invalid') {
       const text = JSON.stringify(value) ?? String(value);
-      this.notMessage(`${text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text} is not a JSON-RPC message (${c.reason})`);
+      this.notMessage(`${excerpt(text)} is not a JSON-RPC message (${c.reason})`);
       return;
     }
     this.handlers?.onActivity?.();
