@@ -90,7 +90,8 @@ async function build(dockerfile: string, context: string): Promise<Stage[]> {
     } else if (keyword === 'RUN')
       await run('sh', ['-c', args], {
         cwd: stage.dir,
-        env: { ...baseEnv(stage.env), npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true' },
+        // An image build has an npm cache of its own (the Dockerfile cleans it): never this machine's.
+        env: { ...baseEnv(stage.env), npm_config_update_notifier: 'false', npm_config_cache: join(work, 'image-npm-cache') },
       });
     else if (keyword === 'USER') stage.user = args;
     else if (keyword === 'STOPSIGNAL') stage.stopSignal = args;
