@@ -1,33 +1,34 @@
 /**
  * Registry changes and resource updates across instances (a change made on any instance
  * reaches every open listen stream on every instance, in order, once). Each event is
- * PUBLISHed on one channel and comes back through a second, subscribed connection to every
+ * published on one channel (sharded on a Redis Cluster) and comes back through a second, subscribed connection to every
  * instance, this one included, so all instances see one order. When Redis cannot take it,
  * this instance still tells its own streams: fan-out degrades to local, it does not stop.
  */
 import type { Backplane, ServerEvent } from '../spi/index.js';
-import type { RedisConnection } from './connect.js';
-import { bounded } from './deadline.js';
+import { eventsChannel, listsKey } from './keys.js';
+import type { RedisLink } from './link.js';
 
 /** How a {@link RedisBackplane} publishes. */
 export interface RedisBackplaneOptions {
-  /** The channel (default 'janus:events'); one per server deployment. */
-  channel?: string;
-  /** How long a PUBLISH may take before the event is delivered here only (default 2000 ms). */
+  /** Key and channel prefix (default 'janus:'), one per server deployment: events go out on `{<prefix>registry}:events`. */
+  prefix?: string;
+  /** How long a PUBLISH may take, per try, before the event is delivered here only (default 2000 ms). */
   commandTimeoutMs?: number;
   /** Reports a subscriber that threw and messages on the channel that are not events. */
   onError?: (error: Error) => void;
   /**
-   * A hash that counts each list's changes, bumped in the same step as the change is published
-   * (shared sessions tell from it which lists changed since a client fetched them).
+   * Count each list's changes in `{<prefix>registry}:lists`, bumped in the same step as the
+   * change is published (the handshake era's shared sessions tell from it which lists changed
+   * since a client fetched them).
    */
-  listsKey?: string;
+  countLists?: boolean;
 }
 
-/** KEYS: the counters. ARGV: the kind, the channel, the envelope. */
+/** KEYS: the counters. ARGV: the kind, the publish command, the channel (in the counters' slot), the envelope. */
 const COUNT_AND_PUBLISH = `
 redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-return redis.call('PUBLISH', ARGV[2], ARGV[3])
+return redis.call(ARGV[2], ARGV[3], ARGV[4])
 `;
 
 /** What goes on the channel: the publishing instance, its sequence number, the event. */
@@ -39,62 +40,69 @@ interface Envelope {
 
 type ListKind = Extract<ServerEvent, { type: 'list_changed' }>['kind'];
 const LIST_KINDS: ReadonlySet<string> = new Set<ListKind>(['tools', 'prompts', 'resources']);
-/** Own events remembered as delivered, so one delivered locally is not delivered again when Redis echoes it late. */
-const REMEMBERED = 1024;
+/**
+ * Events remembered as delivered: this instance's own, so one delivered locally is not
+ * delivered again when Redis echoes it late, and every instance's, so one published twice (a
+ * try whose answer a failover cut off, tried again) is delivered once.
+ */
+const REMEMBERED = 4096;
 
-/** A `Backplane` on Redis publish/subscribe. `start()` subscribes; `redisCluster()` does both. */
+/** A `Backplane` on Redis publish/subscribe (sharded on a cluster). `start()` subscribes; `redisCluster()` does both. */
 export class RedisBackplane implements Backplane {
-  readonly #publisher: RedisConnection;
-  readonly #subscriber: RedisConnection;
+  readonly #link: RedisLink;
   readonly #channel: string;
+  readonly #listsKey: string | undefined;
   readonly #timeoutMs: number;
   readonly #onError: (error: Error) => void;
-  readonly #listsKey: string | undefined;
   readonly #handlers = new Set<(event: ServerEvent) => void>();
   readonly #origin = crypto.randomUUID();
-  readonly #delivered = new Set<number>();
+  readonly #delivered = new Set<string>();
+  readonly #listener = (message: string) => this.#receive(message);
   #seq = 0;
 
-  /** `subscriber` must be a connection of its own: a subscribed Redis connection runs no other command. */
-  constructor(publisher: RedisConnection, subscriber: RedisConnection, options: RedisBackplaneOptions = {}) {
-    this.#publisher = publisher;
-    this.#subscriber = subscriber;
-    this.#channel = options.channel ?? 'janus:events';
+  constructor(link: RedisLink, options: RedisBackplaneOptions = {}) {
+    const prefix = options.prefix ?? 'janus:';
+    this.#link = link;
+    this.#channel = eventsChannel(prefix);
+    this.#listsKey = options.countLists ? listsKey(prefix) : undefined;
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError ?? ((e) => console.error('[janus-mcp/redis]', e));
-    this.#listsKey = options.listsKey;
   }
 
-  /** Subscribes to the channel (node-redis subscribes again by itself after a reconnection). */
+  /** Subscribes to the channel (the link subscribes again by itself after a reconnection or failover). */
   async start(): Promise<void> {
-    await this.#subscriber.subscribe(this.#channel, (message) => this.#receive(message));
+    await this.#link.subscribe([this.#channel], this.#listener);
   }
 
   /**
    * Publishes the event on the Redis channel for every instance; when Redis cannot take it in
-   * time, it still reaches this instance's own subscribers.
+   * time (a failover included), it still reaches this instance's own subscribers.
    */
   publish(event: ServerEvent): void {
     const seq = ++this.#seq;
     // A subscriber that is reconnecting would miss it: tell this instance's streams now.
-    if (!this.#subscriber.isReady) this.#deliverOwn(seq, event);
+    if (!this.#link.listening) this.#deliverOnce(this.#origin, seq, event);
     const envelope = JSON.stringify({ o: this.#origin, s: seq, e: event } satisfies Envelope);
     const published =
       this.#listsKey !== undefined && event.type === 'list_changed'
-        ? // EVAL, not EVALSHA: a NOSCRIPT fallback would send it after a later event's PUBLISH, out of order.
-          bounded(
-            this.#publisher
-              .withCommandOptions({ timeout: this.#timeoutMs })
-              .eval(COUNT_AND_PUBLISH, { keys: [this.#listsKey], arguments: [event.kind, this.#channel, envelope] }),
+        ? this.#link.evalInOrder(
+            COUNT_AND_PUBLISH,
+            [this.#listsKey],
+            [event.kind, this.#link.publishCommand, this.#channel, envelope],
             this.#timeoutMs,
           )
-        : bounded(this.#publisher.withCommandOptions({ timeout: this.#timeoutMs }).publish(this.#channel, envelope), this.#timeoutMs);
-    published.catch(() => this.#deliverOwn(seq, event));
+        : this.#link.publish(this.#channel, envelope, this.#timeoutMs);
+    published.catch(() => this.#deliverOnce(this.#origin, seq, event));
   }
 
   subscribe(handler: (event: ServerEvent) => void): () => void {
     this.#handlers.add(handler);
     return () => this.#handlers.delete(handler);
+  }
+
+  /** Unsubscribes from the channel (the link is the cluster's to close). */
+  async stop(): Promise<void> {
+    await this.#link.unsubscribe([this.#channel], this.#listener);
   }
 
   #receive(message: string): void {
@@ -103,14 +111,14 @@ export class RedisBackplane implements Backplane {
       this.#onError(new Error(`[janus-mcp/redis] ignored a message on ${this.#channel} that is not an event`));
       return;
     }
-    if (envelope.o === this.#origin) this.#deliverOwn(envelope.s, envelope.e);
-    else this.#deliver(envelope.e);
+    this.#deliverOnce(envelope.o, envelope.s, envelope.e);
   }
 
-  /** Delivers one of this instance's events once, whichever way it arrives first. */
-  #deliverOwn(seq: number, event: ServerEvent): void {
-    if (this.#delivered.has(seq)) return;
-    this.#delivered.add(seq);
+  /** Delivers an event once, whichever way and however often it arrives. */
+  #deliverOnce(origin: string, seq: number, event: ServerEvent): void {
+    const id = `${seq}@${origin}`;
+    if (this.#delivered.has(id)) return;
+    this.#delivered.add(id);
     if (this.#delivered.size > REMEMBERED) this.#delivered.delete(this.#delivered.values().next().value!);
     this.#deliver(event);
   }

@@ -3,7 +3,7 @@
  * registering file (eras.ts) names them; a build without the era has none.
  */
 import type { ClusterStores } from '../spi/index.js';
-import type { RedisConnection } from './connect.js';
+import type { RedisLink } from './link.js';
 
 export interface LegacyStoreOptions {
   readonly prefix: string;
@@ -15,7 +15,5 @@ export interface LegacyStoreOptions {
 
 export interface LegacyStores {
   /** Starts the era's stores (shared sessions, SSE events) and adds them to `stores` under their keys. */
-  add(stores: ClusterStores, publisher: RedisConnection, subscriber: RedisConnection, options: LegacyStoreOptions): Promise<void>;
-  /** Where the backplane counts list changes, which the sessions' "changed since last fetched" markers read. */
-  listsKey(prefix: string): string;
+  add(stores: ClusterStores, link: RedisLink, options: LegacyStoreOptions): Promise<void>;
 }

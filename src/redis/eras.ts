@@ -4,8 +4,8 @@
  * build:modern-only`) puts eras.modern-only.ts here instead.
  */
 import type { LegacyStores } from './era.js';
-import { addLegacyStores, listsKey } from './legacy/stores.js';
+import { addLegacyStores } from './legacy/stores.js';
 
-export const LEGACY_STORES: LegacyStores | undefined = { add: addLegacyStores, listsKey };
+export const LEGACY_STORES: LegacyStores | undefined = { add: addLegacyStores };
 export { RedisEventStore, RedisSessionStore } from './legacy/stores.js';
 export type { RedisEventStoreOptions, RedisSessionStoreOptions } from './legacy/stores.js';

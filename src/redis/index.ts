@@ -1,6 +1,6 @@
 /**
  * `janus-mcp/redis`: several instances of one server behind one URL, sharing what must be
- * shared on Redis (docs/scale-out.md): registry changes and resource updates reach every
+ * shared on Redis, a Redis Cluster or a Sentinel-managed primary (docs/scale-out.md): registry changes and resource updates reach every
  * instance's legacy sessions and `subscriptions/listen` streams; MRTR `requestState` is
  * sealed with shared secrets (rotated without a restart) and accepted once across all of them;
  * legacy (2025 Streamable HTTP) sessions, their SSE streams and their server-to-client
@@ -22,6 +22,9 @@
  */
 export { redisCluster } from './cluster.js';
 export type { RedisClusterOptions, RedisCluster } from './cluster.js';
+export { redisLink, redisTopologyFromEnv } from './topology.js';
+export type { RedisTopology, RedisClusterNodes, RedisSentinelSet, RedisLinkOptions } from './topology.js';
+export type { RedisLink } from './link.js';
 export { RedisBackplane } from './backplane.js';
 export type { RedisBackplaneOptions } from './backplane.js';
 export { RedisRequestStateStore } from './request-state-store.js';
@@ -32,4 +35,3 @@ export { RedisEventStore, RedisSessionStore } from './eras.js';
 export type { RedisEventStoreOptions, RedisSessionStoreOptions } from './eras.js';
 export { RedisTaskStore } from './task-store.js';
 export type { RedisTaskStoreOptions } from './task-store.js';
-export type { RedisConnection } from './connect.js';

@@ -1,6 +1,6 @@
 /**
  * One-time use of MRTR `requestState` across instances (2026-07-28 basic/patterns/mrtr.mdx
- * §Server Requirements): `SET <prefix>mrtr:<id> 1 NX PXAT <expiresAt>` is atomic, so of two
+ * §Server Requirements): `SET {<prefix>mrtr}:used:<id> <token> NX PXAT <expiresAt>` is atomic, so of two
  * instances that get the same retry, one wins. A Redis failure refuses the retry with -32603:
  * accepting it unrecorded would let the state be replayed.
  *
@@ -12,9 +12,9 @@
  */
 import type { RequestStateStore } from '../spi/index.js';
 import { ErrorCode, McpError } from '../errors/index.js';
-import type { RedisConnection } from './connect.js';
-import { runScript } from './script.js';
-import { epochKey, RESTORE_RING, ringKey } from './secret-ring.js';
+import { epochKey, ringKey, usedKey } from './keys.js';
+import type { RedisLink } from './link.js';
+import { RESTORE_RING, restoreArgs } from './secret-ring.js';
 
 /** How a {@link RedisRequestStateStore} keys and bounds its claims. */
 export interface RedisRequestStateStoreOptions {
@@ -24,34 +24,37 @@ export interface RedisRequestStateStoreOptions {
   commandTimeoutMs?: number;
   /**
    * The sealing secrets this instance holds, as `score, secret` pairs (`RedisSecretRing.held`):
-   * the absence of their ring (`<prefix>mrtr-secrets`) from Redis tells that Redis lost its
+   * the absence of their ring (`{<prefix>mrtr}:secrets`) from Redis tells that Redis lost its
    * data, and they are put back. Without it, no loss is detected.
    */
   held?: () => readonly string[];
 }
 
 /**
- * KEYS: the ring of secrets, the epoch, the record. ARGV: now, issuedAt (or ''), expiresAt,
- * then the held `score, secret` pairs. Returns 'ok', 'used' or 'stale'. One script: the check
- * and the claim are one atomic step.
+ * KEYS: the ring of secrets, the epoch, the record. ARGV: now, publish command, the ring's
+ * channel, issuedAt (or ''), expiresAt, this claim's token, then the held `score, secret`
+ * pairs. Returns 'ok', 'used' or 'stale'. One script: the check and the claim are one atomic
+ * step. The record holds the claim's token, so the same claim sent again (its first answer lost
+ * in a failover) is still 'ok', and only another claim is 'used'.
  */
 const CLAIM = `${RESTORE_RING}
-restore_ring(4)
+restore_ring(7)
 local epoch = tonumber(redis.call('GET', KEYS[2]) or '0')
-if ARGV[2] ~= '' and tonumber(ARGV[2]) < epoch then return 'stale' end
-if redis.call('SET', KEYS[3], '1', 'NX', 'PXAT', ARGV[3]) then return 'ok' end
+if ARGV[4] ~= '' and tonumber(ARGV[4]) < epoch then return 'stale' end
+if redis.call('SET', KEYS[3], ARGV[6], 'NX', 'PXAT', ARGV[5]) then return 'ok' end
+if redis.call('GET', KEYS[3]) == ARGV[6] then return 'ok' end
 return 'used'
 `;
 
 /** A `RequestStateStore` on Redis, shared by every instance that uses the same Redis and prefix. */
 export class RedisRequestStateStore implements RequestStateStore {
-  readonly #client: RedisConnection;
+  readonly #link: RedisLink;
   readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #held: () => readonly string[];
 
-  constructor(client: RedisConnection, options: RedisRequestStateStoreOptions = {}) {
-    this.#client = client;
+  constructor(link: RedisLink, options: RedisRequestStateStoreOptions = {}) {
+    this.#link = link;
     this.#prefix = options.prefix ?? 'janus:';
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#held = options.held ?? (() => []);
@@ -60,12 +63,18 @@ export class RedisRequestStateStore implements RequestStateStore {
   async claim(id: string, expiresAt: number, issuedAt?: number): Promise<boolean> {
     let reply: unknown;
     try {
-      reply = await runScript(
-        this.#client,
-        this.#timeoutMs,
+      const prefix = this.#prefix;
+      reply = await this.#link.script(
         CLAIM,
-        [ringKey(this.#prefix), epochKey(this.#prefix), `${this.#prefix}mrtr:${id}`],
-        [String(Date.now()), issuedAt === undefined ? '' : String(Math.floor(issuedAt)), String(Math.ceil(expiresAt)), ...this.#held()],
+        [ringKey(prefix), epochKey(prefix), usedKey(prefix, id)],
+        [
+          ...restoreArgs(this.#link, prefix, Date.now()),
+          issuedAt === undefined ? '' : String(Math.floor(issuedAt)),
+          String(Math.ceil(expiresAt)),
+          crypto.randomUUID(),
+          ...this.#held(),
+        ],
+        this.#timeoutMs,
       );
     } catch {
       // The cause (timeout, connection lost) is infrastructure detail: the client learns only that it may retry.

@@ -1,13 +1,10 @@
 /**
- * Runs a Lua script by its SHA-1 (EVALSHA), with EVAL until the SHA-1 is known and whenever
- * Redis does not know the script (a fresh or restarted Redis): its text crosses the wire about
- * once per Redis, not once per call. The command always leaves in the caller's tick, so
- * commands keep the order they were issued in (a GET stream's holder is written before the
- * client can learn the stream is open).
+ * Lua scripts by their SHA-1 (EVALSHA), with EVAL until the SHA-1 is known and whenever Redis
+ * does not know the script (a fresh or restarted Redis, a new primary): its text crosses the
+ * wire about once per Redis, not once per call. The command always leaves in the caller's
+ * tick, so commands keep the order they were issued in (a GET stream's holder is written
+ * before the client can learn the stream is open).
  */
-import type { RedisConnection } from './connect.js';
-import { bounded } from './deadline.js';
-
 const shas = new Map<string, string>();
 const hashing = new Set<string>();
 
@@ -19,23 +16,21 @@ function learnSha(script: string): void {
   });
 }
 
-export async function runScript(
-  client: RedisConnection,
-  timeoutMs: number,
+/** Runs `script` by its SHA-1 with `bySha` once known, else (and on NOSCRIPT) by its text with `byText`. */
+export async function runCached(
   script: string,
-  keys: string[],
-  args: string[],
+  bySha: (sha: string) => Promise<unknown>,
+  byText: () => Promise<unknown>,
 ): Promise<unknown> {
-  const c = client.withCommandOptions({ timeout: timeoutMs });
   const sha = shas.get(script);
   if (sha === undefined) {
     learnSha(script);
-    return bounded(c.eval(script, { keys, arguments: args }), timeoutMs);
+    return byText();
   }
   try {
-    return await bounded(c.evalSha(sha, { keys, arguments: args }), timeoutMs);
+    return await bySha(sha);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    return bounded(c.eval(script, { keys, arguments: args }), timeoutMs);
+    return byText();
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The `requestState` sealing secrets of all instances, in Redis, rotated without a restart
- * (docs/scale-out.md §The sealing secrets). The ring is a sorted set, `<prefix>mrtr-secrets`:
+ * (docs/scale-out.md §The sealing secrets). The ring is a sorted set, `{<prefix>mrtr}:secrets`:
  * each secret scored with the time it starts sealing (`activeAt`, ms since the epoch). Every
- * instance keeps a copy in memory, refreshed on a notice on `<prefix>mrtr-rotated` and on a
+ * instance keeps a copy in memory, refreshed on a notice on `{<prefix>mrtr}:rotated` and on a
  * timer, and:
  *
  * - opens with every secret it keeps, including one whose `activeAt` is still to come;
@@ -22,58 +22,60 @@
  */
 import { JanusError } from '../errors/index.js';
 import type { SecretRing } from '../spi/index.js';
-import type { RedisConnection } from './connect.js';
-import { runScript } from './script.js';
-
-/** The sorted set of secrets, scored by `activeAt`. */
-export const ringKey = (prefix: string): string => `${prefix}mrtr-secrets`;
-/** The key of the epoch: when the shared store last started from nothing (ms since the epoch). */
-export const epochKey = (prefix: string): string => `${prefix}mrtr-epoch`;
-/** The channel a rotation is announced on (the message carries no secret). */
-const rotatedChannel = (prefix: string): string => `${prefix}mrtr-rotated`;
+import { epochKey, ringKey, rotatedChannel } from './keys.js';
+import type { RedisLink } from './link.js';
 
 /**
- * Lua, for scripts whose KEYS[1] is the ring and KEYS[2] the epoch and whose ARGV[1] is now:
- * when the ring is missing, puts back the `score, secret` pairs from ARGV[first] on and
- * starts a new epoch. Returns whether it did.
+ * Lua, for scripts whose KEYS[1] is the ring and KEYS[2] the epoch, and whose ARGV are now,
+ * the publish command and the ring's channel: when the ring is missing, puts back the `score,
+ * secret` pairs from ARGV[first] on, starts a new epoch and announces the ring (the other
+ * instances add back what they hold, so all converge on one ring at once, not at their next
+ * refresh). Returns whether it did.
  */
 export const RESTORE_RING = `
 local function restore_ring(first)
   if redis.call('EXISTS', KEYS[1]) == 1 or #ARGV <= first then return false end
   redis.call('ZADD', KEYS[1], unpack(ARGV, first))
   redis.call('SET', KEYS[2], ARGV[1])
+  redis.call(ARGV[2], ARGV[3], 'restored')
   return true
 end
 `;
 
+/** The first ARGV of every script that may restore the ring: now, the publish command, the ring's channel. */
+export function restoreArgs(link: RedisLink, prefix: string, now: number): string[] {
+  return [String(now), link.publishCommand, rotatedChannel(prefix)];
+}
+
 /**
- * KEYS: ring, epoch. ARGV: now, mode, then `score, secret` pairs. 'init' creates the ring from
- * the pair given when there is none (a new deployment, or Redis lost it); 'merge' also adds back
- * any held secret the ring lacks. Returns the ring, WITHSCORES.
+ * KEYS: ring, epoch. ARGV: now, publish command, channel, mode, then `score, secret` pairs.
+ * 'init' creates the ring from the pair given when there is none (a new deployment, or Redis
+ * lost it); 'merge' also adds back any held secret the ring lacks. Returns the ring, WITHSCORES.
  */
 const SYNC = `${RESTORE_RING}
-if not restore_ring(3) and ARGV[2] == 'merge' and #ARGV > 3 then
-  redis.call('ZADD', KEYS[1], 'NX', unpack(ARGV, 3))
+if not restore_ring(5) and ARGV[4] == 'merge' and #ARGV > 5 then
+  redis.call('ZADD', KEYS[1], 'NX', unpack(ARGV, 5))
 end
 return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 `;
 
 /**
- * KEYS: ring, epoch, channel. ARGV: now, new secret, its activeAt, retentionMs, dueBefore (''
- * for always), then the held `score, secret` pairs. Adds the secret unless dueBefore is given
- * and the newest secret's activeAt is after it; drops secrets whose successor has sealed for
- * longer than retentionMs; announces the change. Returns the ring, WITHSCORES.
+ * KEYS: ring, epoch. ARGV: now, publish command, channel, new secret, its activeAt,
+ * retentionMs, dueBefore ('' for always), then the held `score, secret` pairs. Adds the secret
+ * unless dueBefore is given and the newest secret's activeAt is after it; drops secrets whose
+ * successor has sealed for longer than retentionMs; announces the change. Returns the ring,
+ * WITHSCORES.
  */
 const ROTATE = `${RESTORE_RING}
-restore_ring(6)
+restore_ring(8)
 local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-if ARGV[5] == '' or newest[2] == nil or tonumber(newest[2]) <= tonumber(ARGV[5]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+if ARGV[7] == '' or newest[2] == nil or tonumber(newest[2]) <= tonumber(ARGV[7]) then
+  redis.call('ZADD', KEYS[1], ARGV[5], ARGV[4])
   local ring = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
   for i = 1, #ring - 2, 2 do
-    if tonumber(ring[i + 3]) + tonumber(ARGV[4]) <= tonumber(ARGV[1]) then redis.call('ZREM', KEYS[1], ring[i]) end
+    if tonumber(ring[i + 3]) + tonumber(ARGV[6]) <= tonumber(ARGV[1]) then redis.call('ZREM', KEYS[1], ring[i]) end
   end
-  redis.call('PUBLISH', KEYS[3], 'rotated')
+  redis.call(ARGV[2], ARGV[3], 'rotated')
 end
 return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 `;
@@ -139,9 +141,9 @@ export function randomSecret(): string {
     .replace(/=+$/, '');
 }
 
-/** The ring of one instance: a `SecretRing` that follows `<prefix>mrtr-secrets`. */
+/** The ring of one instance: a `SecretRing` that follows `{<prefix>mrtr}:secrets`. */
 export class RedisSecretRing implements SecretRing {
-  readonly #client: RedisConnection;
+  readonly #link: RedisLink;
   readonly #options: RedisSecretRingOptions;
   readonly #timer: ReturnType<typeof setInterval>;
   /** As Redis last gave them, oldest `activeAt` first. */
@@ -154,20 +156,26 @@ export class RedisSecretRing implements SecretRing {
   #ticking = false;
   #closed = false;
 
-  private constructor(client: RedisConnection, options: RedisSecretRingOptions) {
-    this.#client = client;
+  readonly #listener = () => void this.refresh().catch(() => undefined);
+
+  private constructor(link: RedisLink, options: RedisSecretRingOptions) {
+    this.#link = link;
     this.#options = options;
     this.#timer = setInterval(() => void this.#tick(), Math.max(1, Math.floor(options.propagationMs / 2)));
     this.#timer.unref();
   }
 
   /** Reads the ring (creating it, and the first epoch, on an empty Redis) and follows its changes. */
-  static async start(client: RedisConnection, subscriber: RedisConnection, options: RedisSecretRingOptions): Promise<RedisSecretRing> {
-    const ring = new RedisSecretRing(client, options);
+  static async start(link: RedisLink, options: RedisSecretRingOptions): Promise<RedisSecretRing> {
+    const ring = new RedisSecretRing(link, options);
     try {
+      // Subscribed first: a ring that another instance restores meanwhile is heard of.
+      await link.subscribe([rotatedChannel(options.prefix)], ring.#listener);
+      // A ring made here becomes the sealing one only after every instance had time to learn it
+      // (an instance that outlived a data loss keeps sealing with its own until then); until
+      // then this instance seals with it as its only secret, and announces it.
       const now = Date.now();
-      ring.#apply(await ring.#eval(SYNC, [String(now), 'init', String(now), randomSecret()]));
-      await subscriber.subscribe(rotatedChannel(options.prefix), () => void ring.refresh().catch(() => undefined));
+      ring.#apply(await ring.#eval(SYNC, ['init', String(now + options.propagationMs), randomSecret()]));
     } catch (error) {
       ring.close();
       throw error;
@@ -193,7 +201,7 @@ export class RedisSecretRing implements SecretRing {
 
   /** Reads the ring again, adding back what this instance keeps and Redis lacks. */
   async refresh(): Promise<void> {
-    this.#apply(await this.#eval(SYNC, [String(Date.now()), 'merge', ...this.held()]));
+    this.#apply(await this.#eval(SYNC, ['merge', ...this.held()]));
   }
 
   /**
@@ -203,20 +211,15 @@ export class RedisSecretRing implements SecretRing {
   async rotate(dueBefore?: number): Promise<void> {
     const now = Date.now();
     const { propagationMs, retentionMs } = this.#options;
-    const args = [
-      String(now),
-      randomSecret(),
-      String(now + propagationMs),
-      String(retentionMs),
-      dueBefore === undefined ? '' : String(dueBefore),
-    ];
-    this.#apply(await this.#eval(ROTATE, [...args, ...this.held()], rotatedChannel(this.#options.prefix)));
+    const args = [randomSecret(), String(now + propagationMs), String(retentionMs), dueBefore === undefined ? '' : String(dueBefore)];
+    this.#apply(await this.#eval(ROTATE, [...args, ...this.held()], now));
   }
 
-  /** Stops the timer (the connections are the cluster's to close). */
+  /** Stops the timer and the notices (the link is the cluster's to close). */
   close(): void {
     this.#closed = true;
     clearInterval(this.#timer);
+    this.#link.unsubscribe([rotatedChannel(this.#options.prefix)], this.#listener).catch(() => undefined);
   }
 
   async #tick(): Promise<void> {
@@ -236,10 +239,14 @@ export class RedisSecretRing implements SecretRing {
     }
   }
 
-  #eval(script: string, args: string[], channel?: string): Promise<unknown> {
+  #eval(script: string, args: string[], now = Date.now()): Promise<unknown> {
     const { prefix, commandTimeoutMs } = this.#options;
-    const keys = [ringKey(prefix), epochKey(prefix), ...(channel === undefined ? [] : [channel])];
-    return runScript(this.#client, commandTimeoutMs, script, keys, args);
+    return this.#link.script(
+      script,
+      [ringKey(prefix), epochKey(prefix)],
+      [...restoreArgs(this.#link, prefix, now), ...args],
+      commandTimeoutMs,
+    );
   }
 
   /** Takes the ring as a script returned it (flat `secret, score` pairs); an empty one changes nothing. */

@@ -3,13 +3,13 @@
  * created on one instance is read, updated and cancelled through any other, while its handler
  * keeps running on the instance that created it.
  *
- * `<prefix>task:<id>` is a hash: one field per record property (JSON for `result` and
+ * `{<prefix>tasks}:task:<id>` is a hash: one field per record property (JSON for `result` and
  * `error`), one `in:<key>` per outstanding input request (its JSON), and `seq` and `createdMs`
  * for the store. Scripts never parse JSON (Lua's cjson would turn `[]` into `{}` and round
  * numbers), so what the client sent comes back byte for byte. The key expires at createdAt +
  * ttlMs (PEXPIREAT; none for null), which only a change of `ttlMs` moves. Per owner,
- * `<prefix>task-list:<owner>` orders the ids by creation (`<prefix>task-seq`, one counter for
- * all instances) and `<prefix>task-expiry:<owner>` scores them by expiry, so expired ids are
+ * `{<prefix>tasks}:task-list:<owner>` orders the ids by creation (`{<prefix>tasks}:task-seq`, one
+ * counter for all instances) and `{<prefix>tasks}:task-expiry:<owner>` scores them by expiry, so expired ids are
  * dropped by range and both sets expire with their longest-lived task.
  *
  * `lastUpdatedAt` is the Redis server's TIME, formatted in the script: every instance writes
@@ -17,16 +17,15 @@
  * also judges the expiry. `createdAt` is the caller's.
  *
  * Every write is one Lua script (atomic across instances, one round trip); the scripts build
- * the per-owner keys from the prefix, so this needs a single Redis (or Valkey) primary, as
- * the rest of `janus-mcp/redis` does. Signals go by PUBLISH on `<prefix>tasks:<instance>`, at
- * most once, like the session store's.
+ * the per-owner keys from the key prefix, so every key of the store carries one hash tag
+ * (`{<prefix>tasks}`): on a Redis Cluster the task records live on one shard. Signals are
+ * published on `<prefix>tasks:<instance>` (sharded on a cluster), at most once, like the session
+ * store's.
  */
 import { JanusError } from '../errors/index.js';
 import type { InputRequest } from '../protocol/index.js';
 import type { TaskChange, TaskRecord, TaskSignal, TaskStore } from '../extensions/tasks/index.js';
-import type { RedisConnection } from './connect.js';
-import { bounded } from './deadline.js';
-import { runScript } from './script.js';
+import type { RedisLink } from './link.js';
 
 /** How a {@link RedisTaskStore} keys and bounds its task records. */
 export interface RedisTaskStoreOptions {
@@ -205,26 +204,26 @@ const newInstanceId = (): string => crypto.randomUUID().replace(/-/g, '').slice(
 /** The `TaskStore` on Redis; `redisCluster()` makes and starts one (`cluster.tasks`). */
 export class RedisTaskStore implements TaskStore {
   readonly instanceId = newInstanceId();
-  readonly #client: RedisConnection;
-  readonly #subscriber: RedisConnection;
+  readonly #link: RedisLink;
   readonly #prefix: string;
+  /** What every key of the store starts with: one hash tag, since a script reads a task with its owner's lists. */
+  readonly #keys: string;
   readonly #timeoutMs: number;
   readonly #onError: (error: Error) => void;
   readonly #handlers = new Set<(signal: TaskSignal) => void>();
   readonly #listener = (message: string) => this.#receive(message);
 
-  /** `subscriber` is a connection in subscriber mode (it may be shared with the other stores'). */
-  constructor(client: RedisConnection, subscriber: RedisConnection, options: RedisTaskStoreOptions = {}) {
-    this.#client = client;
-    this.#subscriber = subscriber;
+  constructor(link: RedisLink, options: RedisTaskStoreOptions = {}) {
+    this.#link = link;
     this.#prefix = options.prefix ?? 'janus:';
+    this.#keys = `{${this.#prefix}tasks}:`;
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError ?? ((e) => console.error('[janus-mcp/redis]', e));
   }
 
   /** Subscribes to this instance's signal channel. */
   async start(): Promise<void> {
-    await this.#subscriber.subscribe(this.#channel(this.instanceId), this.#listener);
+    await this.#link.subscribe([this.#channel(this.instanceId)], this.#listener);
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -242,13 +241,13 @@ export class RedisTaskStore implements TaskStore {
     await this.#run(
       'create',
       CREATE,
-      [this.#key(record.taskId), `${this.#prefix}task-seq`],
-      [this.#prefix, record.taskId, record.owner, expiresAt, ...fields],
+      [this.#key(record.taskId), `${this.#keys}task-seq`],
+      [this.#keys, record.taskId, record.owner, expiresAt, ...fields],
     );
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const flat = await this.#command('get', (c) => c.hGetAll(this.#key(taskId)));
+    const flat = await unavailable('get', this.#link.hGetAll(this.#key(taskId), this.#timeoutMs));
     return Object.keys(flat).length === 0 ? undefined : toRecord(taskId, Object.entries(flat).flat());
   }
 
@@ -257,7 +256,7 @@ export class RedisTaskStore implements TaskStore {
     const fields = optionalFields(change);
     if (change.status !== undefined) fields.push('status', change.status);
     if (change.ttlMs !== undefined) fields.push('ttlMs', String(change.ttlMs));
-    const reply = await this.#run('update', UPDATE, [this.#key(taskId)], [this.#prefix, ttl, ...fields]);
+    const reply = await this.#run('update', UPDATE, [this.#key(taskId)], [this.#keys, ttl, ...fields]);
     return Array.isArray(reply) ? toRecord(taskId, reply as string[]) : undefined;
   }
 
@@ -283,8 +282,8 @@ export class RedisTaskStore implements TaskStore {
     if (cursor !== undefined && !/^\d{1,15}$/.test(cursor)) return { records: [] };
     // A page of none would never advance.
     const size = Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : 1;
-    const keys = [`${this.#prefix}task-list:${owner}`, `${this.#prefix}task-expiry:${owner}`];
-    const reply = await this.#run('list', LIST, keys, [this.#prefix, cursor ?? '', String(size), owner]);
+    const keys = [`${this.#keys}task-list:${owner}`, `${this.#keys}task-expiry:${owner}`];
+    const reply = await this.#run('list', LIST, keys, [this.#keys, cursor ?? '', String(size), owner]);
     const [flats, last] = reply as [string[][], string];
     const records = flats.map((flat) => toRecord('(listed)', flat));
     return last === '' ? { records } : { records, nextCursor: last };
@@ -293,7 +292,7 @@ export class RedisTaskStore implements TaskStore {
   async signal(runner: string, signal: TaskSignal): Promise<void> {
     // This instance's own tasks need no round trip (nor a reachable Redis).
     if (runner === this.instanceId) return this.#deliver(signal);
-    await this.#command('signal', (c) => c.publish(this.#channel(runner), JSON.stringify(signal)));
+    await unavailable('signal', this.#link.publish(this.#channel(runner), JSON.stringify(signal), this.#timeoutMs));
   }
 
   onSignal(handler: (signal: TaskSignal) => void): () => void {
@@ -305,7 +304,7 @@ export class RedisTaskStore implements TaskStore {
   close(): void {
     this.#handlers.clear();
     try {
-      this.#subscriber.unsubscribe(this.#channel(this.instanceId), this.#listener).catch(() => undefined);
+      this.#link.unsubscribe([this.#channel(this.instanceId)], this.#listener).catch(() => undefined);
     } catch {
       // Already closed: nothing is heard any more.
     }
@@ -331,16 +330,11 @@ export class RedisTaskStore implements TaskStore {
   }
 
   #run(what: string, script: string, keys: string[], args: string[]): Promise<unknown> {
-    return unavailable(what, runScript(this.#client, this.#timeoutMs, script, keys, args));
-  }
-
-  #command<T>(what: string, send: (c: RedisConnection) => Promise<T>): Promise<T> {
-    const reply = (async () => send(this.#client.withCommandOptions({ timeout: this.#timeoutMs }) as RedisConnection))();
-    return unavailable(what, bounded(reply, this.#timeoutMs));
+    return unavailable(what, this.#link.script(script, keys, args, this.#timeoutMs));
   }
 
   #key(taskId: string): string {
-    return `${this.#prefix}task:${taskId}`;
+    return `${this.#keys}task:${taskId}`;
   }
 
   #channel(instance: string): string {

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import type { JsonRpcMessage } from '../../src/protocol/index.js';
-import { RedisEventStore, type RedisConnection, type RedisEventStoreOptions } from '../../src/redis/index.js';
-import { closeRedis, connectRedis } from '../../src/redis/connect.js';
+import { RedisEventStore, redisLink, type RedisEventStoreOptions, type RedisLink } from '../../src/redis/index.js';
+import { closeRedis, connectRedis, type RedisConnection } from '../../src/redis/connect.js';
 import { createServer } from '../../src/server/index.js';
 import type { EventStore } from '../../src/transports/http/index.js';
 import { deferred, until } from '../support/wait.js';
@@ -27,24 +27,30 @@ async function replay(store: RedisEventStore, after: string) {
   return { stream, ids: got.map(([id]) => id), numbers: got.map(([, m]) => numberOf(m)) };
 }
 
+/** A plain connection, to look at what the store wrote. */
 const connect = (url: string, onError: (e: Error) => void = () => undefined): Promise<RedisConnection> =>
   connectRedis({ url, connectTimeoutMs: 2000, role: 'command', onError });
+/** What a store runs on. */
+const linkTo = (url: string): Promise<RedisLink> => redisLink({ url, connectTimeoutMs: 2000, onError: () => undefined });
 
 describe('RedisEventStore: the EventStore contract', () => {
   let redis: RedisServer;
   let conn: RedisConnection;
-  let other: RedisConnection;
-  const store = (options: RedisEventStoreOptions = {}) => new RedisEventStore(conn, { prefix: uniquePrefix(), ...options });
+  let link: RedisLink;
+  let other: RedisLink;
+  const store = (options: RedisEventStoreOptions = {}) => new RedisEventStore(link, { prefix: uniquePrefix(), ...options });
   const keysUnder = (prefix: string) => conn.keys(`${prefix}*`);
 
   before(async () => {
     redis = await startRedis();
     conn = await connect(redis.url);
-    other = await connect(redis.url);
+    link = await linkTo(redis.url);
+    other = await linkTo(redis.url);
   });
   after(async () => {
     await closeRedis(conn);
-    await closeRedis(other);
+    await link.close();
+    await other.close();
     await redis.stop();
   });
 
@@ -111,7 +117,7 @@ describe('RedisEventStore: the EventStore contract', () => {
 
   it('a stream not appended to for ttlMs expires in Redis; every append refreshes it', async () => {
     const prefix = uniquePrefix();
-    const s = new RedisEventStore(conn, { prefix, ttlMs: 300 });
+    const s = new RedisEventStore(link, { prefix, ttlMs: 300 });
     const first = await s.append('x', note(1));
     const key = `${prefix}sse:x`;
     assert.ok((await conn.pTTL(key)) > 0);
@@ -125,7 +131,7 @@ describe('RedisEventStore: the EventStore contract', () => {
 
   it('deleteStreams removes the streams at once and nothing else', async () => {
     const prefix = uniquePrefix();
-    const s = new RedisEventStore(conn, { prefix });
+    const s = new RedisEventStore(link, { prefix });
     const a = await s.append('s.0', note(1));
     const b = await s.append('s.1', note(1));
     const c = await s.append('t.0', note(1));
@@ -160,7 +166,7 @@ describe('RedisEventStore: the EventStore contract', () => {
 
   it('two instances appending to one stream, interleaved or at once: unique ids, one order, replayed whole from either', async () => {
     const prefix = uniquePrefix();
-    const a = new RedisEventStore(conn, { prefix });
+    const a = new RedisEventStore(link, { prefix });
     const b = new RedisEventStore(other, { prefix });
     const prime = await a.append('g.0', undefined);
     const ids: string[] = [];
@@ -185,7 +191,7 @@ describe('RedisEventStore: the EventStore contract', () => {
 
   it('the key count stays bounded: one key per live stream, none once the streams are deleted', async () => {
     const prefix = uniquePrefix();
-    const s = new RedisEventStore(conn, { prefix });
+    const s = new RedisEventStore(link, { prefix });
     const streams = Array.from({ length: 200 }, (_, i) => `session-${i % 20}.${Math.floor(i / 20)}`);
     for (const id of streams) {
       await s.append(id, undefined);
@@ -199,21 +205,21 @@ describe('RedisEventStore: the EventStore contract', () => {
 
 describe('RedisEventStore when Redis fails', () => {
   let redis: RedisServer;
-  let conn: RedisConnection;
+  let link: RedisLink;
 
   before(async () => {
     redis = await startRedis();
-    conn = await connect(redis.url);
+    link = await linkTo(redis.url);
   });
   after(async () => {
     process.kill(redis.pid, 'SIGCONT'); // in case a failed test left it stopped
-    await closeRedis(conn);
+    await link.close();
     await redis.stop();
   });
 
   it('Redis killed: append still gives an id (once reported), replay rejects saying so; after a restart both work again', async () => {
     const errors: Error[] = [];
-    const s = new RedisEventStore(conn, { prefix: uniquePrefix(), onError: (e) => errors.push(e) });
+    const s = new RedisEventStore(link, { prefix: uniquePrefix(), onError: (e) => errors.push(e) });
     const before = await s.append('k.0', note(1));
     assert.match(before, STORED_ID);
 
@@ -229,7 +235,7 @@ describe('RedisEventStore when Redis fails', () => {
     await s.deleteStreams(['k.0']); // does not reject: the keys would expire
 
     await redis.restart();
-    await until(() => conn.isReady, 'the connection to come back', 10_000);
+    await until(() => link.listening, 'the connections to come back', 10_000);
     const back = await s.append('k.0', note(4));
     assert.match(back, STORED_ID);
     await s.append('k.0', note(5));
@@ -243,7 +249,7 @@ describe('RedisEventStore when Redis fails', () => {
     timeout: 10_000,
   }, async () => {
     const errors: Error[] = [];
-    const s = new RedisEventStore(conn, { prefix: uniquePrefix(), commandTimeoutMs: 100, onError: (e) => errors.push(e) });
+    const s = new RedisEventStore(link, { prefix: uniquePrefix(), commandTimeoutMs: 100, onError: (e) => errors.push(e) });
     const first = await s.append('t.0', note(1));
     const pid = redis.pid;
     process.kill(pid, 'SIGSTOP');
@@ -270,6 +276,7 @@ describe('RedisEventStore when Redis fails', () => {
 test('end to end, one instance: a 2025-11-25 client drops the POST stream after its first notification and resumes it with GET + Last-Event-ID from Redis', async () => {
   const redis = await startRedis();
   const conn = await connect(redis.url);
+  const link = await linkTo(redis.url);
   const release = deferred();
   const server = createServer({ name: 'resumable', version: '1.0.0' });
   server.tool('steps', async (_args, ctx) => {
@@ -280,7 +287,7 @@ test('end to end, one instance: a 2025-11-25 client drops the POST stream after 
     return 'done';
   });
   const prefix = uniquePrefix();
-  const s = await serve(server, { eventStore: new RedisEventStore(conn, { prefix }) });
+  const s = await serve(server, { eventStore: new RedisEventStore(link, { prefix }) });
   try {
     const peer = new HttpPeer(s.url, '2025-11-25');
     await peer.initialize();
@@ -326,6 +333,7 @@ test('end to end, one instance: a 2025-11-25 client drops the POST stream after 
     release.resolve();
     await s.close();
     await closeRedis(conn);
+    await link.close();
     await redis.stop();
   }
 });

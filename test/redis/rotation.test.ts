@@ -140,7 +140,7 @@ test('secretRotationMs: three instances add one secret per period between them, 
   await reader.connect();
   try {
     const ring = async () => {
-      const entries = await reader.zRangeWithScores(`${prefix}mrtr-secrets`, 0, -1);
+      const entries = await reader.zRangeWithScores(`{${prefix}mrtr}:secrets`, 0, -1);
       return entries.map((e) => e.score);
     };
     let state = await issue(instances[0]!);
@@ -164,7 +164,7 @@ test('secretRotationMs: three instances add one secret per period between them, 
       );
     }
     await until(async () => {
-      const newest = await reader.zRangeWithScores(`${prefix}mrtr-secrets`, -1, -1);
+      const newest = await reader.zRangeWithScores(`{${prefix}mrtr}:secrets`, -1, -1);
       return instances.every((i) => ringOf(i).opening()[0] === newest[0]?.value);
     }, 'every instance to know the newest secret');
   } finally {

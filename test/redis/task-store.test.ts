@@ -143,7 +143,7 @@ test('keys: a hash per task expiring at createdAt + ttlMs, kept across changes; 
   const expiresAt = async (key: string) => Number(await raw.sendCommand(['PEXPIRETIME', key]));
   try {
     const record = newTask(store, { ttlMs: 90_000 });
-    const key = `${prefix}task:${record.taskId}`;
+    const key = `{${prefix}tasks}:task:${record.taskId}`;
     const expected = Date.parse(record.createdAt) + 90_000;
     await store.create(record);
     assert.equal(await raw.type(key), 'hash');
@@ -159,23 +159,23 @@ test('keys: a hash per task expiring at createdAt + ttlMs, kept across changes; 
 
     const unlimited = newTask(store, { owner: 'o', ttlMs: null });
     await store.create(unlimited);
-    assert.equal(await expiresAt(`${prefix}task:${unlimited.taskId}`), -1);
+    assert.equal(await expiresAt(`{${prefix}tasks}:task:${unlimited.taskId}`), -1);
 
     // Owner 'o': three tasks that expire soon and one that does not; owner 'p': one that expires.
     const soon = [1, 2, 3].map(() => newTask(store, { owner: 'o', ttlMs: 50 }));
     for (const r of soon) await store.create(r);
     const lone = newTask(store, { owner: 'p', ttlMs: 50 });
     await store.create(lone);
-    await until(async () => (await raw.exists(soon.map((r) => `${prefix}task:${r.taskId}`))) === 0, 'the short tasks to expire');
+    await until(async () => (await raw.exists(soon.map((r) => `{${prefix}tasks}:task:${r.taskId}`))) === 0, 'the short tasks to expire');
     assert.deepEqual(
       (await store.list('o', undefined, 10)).records.map((r) => r.taskId),
       [unlimited.taskId],
     );
-    assert.equal(await raw.zCard(`${prefix}task-list:o`), 1, 'listing trimmed the expired ids');
-    assert.equal(await raw.zCard(`${prefix}task-expiry:o`), 1);
-    assert.equal(await expiresAt(`${prefix}task-list:o`), -1, 'the sets live as long as their longest-lived task');
+    assert.equal(await raw.zCard(`{${prefix}tasks}:task-list:o`), 1, 'listing trimmed the expired ids');
+    assert.equal(await raw.zCard(`{${prefix}tasks}:task-expiry:o`), 1);
+    assert.equal(await expiresAt(`{${prefix}tasks}:task-list:o`), -1, 'the sets live as long as their longest-lived task');
     await until(
-      async () => (await raw.exists([`${prefix}task-list:p`, `${prefix}task-expiry:p`])) === 0,
+      async () => (await raw.exists([`{${prefix}tasks}:task-list:p`, `{${prefix}tasks}:task-expiry:p`])) === 0,
       "owner p's sets to expire with its last task",
     );
   } finally {

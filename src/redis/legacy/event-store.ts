@@ -16,9 +16,7 @@
  */
 import type { JsonRpcMessage } from '../../protocol/index.js';
 import type { EventStore } from '../../server/legacy/spi.js';
-import type { RedisConnection } from '../connect.js';
-import { bounded } from '../deadline.js';
-import { runScript } from '../script.js';
+import type { RedisLink } from '../link.js';
 
 /** How a `RedisEventStore` keys and bounds the SSE events it keeps for resumption. */
 export interface RedisEventStoreOptions {
@@ -97,7 +95,7 @@ const CURSOR = /^([0-9a-f]{8})-(\d{1,15})$/;
  * that resume nothing (`<streamId>#L<n>`), and replay rejects.
  */
 export class RedisEventStore implements EventStore {
-  readonly #client: RedisConnection;
+  readonly #link: RedisLink;
   readonly #timeoutMs: number;
   readonly #prefix: string;
   readonly #maxEvents: string;
@@ -109,8 +107,8 @@ export class RedisEventStore implements EventStore {
   /** Redis failed and has not answered since: an outage is reported once. */
   #down = false;
 
-  constructor(client: RedisConnection, options: RedisEventStoreOptions = {}) {
-    this.#client = client;
+  constructor(link: RedisLink, options: RedisEventStoreOptions = {}) {
+    this.#link = link;
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#prefix = options.prefix ?? 'janus:';
     this.#maxEvents = String(options.maxEventsPerStream ?? 1000);
@@ -158,12 +156,12 @@ export class RedisEventStore implements EventStore {
     return streamId;
   }
 
-  /** One DEL. On failure the keys are left to expire (ttlMs), and the outage is reported. */
+  /** DEL (one per slot on a cluster). On failure the keys are left to expire (ttlMs), and the outage is reported. */
   async deleteStreams(streamIds: readonly string[]): Promise<void> {
     if (streamIds.length === 0) return;
     try {
-      await bounded(
-        this.#client.withCommandOptions({ timeout: this.#timeoutMs }).del(streamIds.map((id) => this.#key(id))),
+      await this.#link.del(
+        streamIds.map((id) => this.#key(id)),
         this.#timeoutMs,
       );
       this.#down = false;
@@ -174,7 +172,7 @@ export class RedisEventStore implements EventStore {
 
   /** One script on one stream's key: one round trip (EVALSHA; EVAL when Redis lacks it). */
   #run(script: string, streamId: string, args: string[]): Promise<unknown> {
-    return runScript(this.#client, this.#timeoutMs, script, [this.#key(streamId)], args);
+    return this.#link.script(script, [this.#key(streamId)], args, this.#timeoutMs);
   }
 
   #key(streamId: string): string {

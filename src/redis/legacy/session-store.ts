@@ -8,21 +8,21 @@
  * stream, and per list kind `f:<kind>` (the
  * list's version when the client last fetched it) and `t:<kind>` (its version when a change
  * last reached the client live). `<prefix>session:{<id>}:subs` is the set of subscribed URIs.
- * Both expire after the session's idle time unused; every load renews them. `<prefix>lists`
+ * Both expire after the session's idle time unused; every load renews them. `{<prefix>registry}:lists`
  * counts the changes of each list (the backplane bumps it as it publishes one), so "changed
  * since the client fetched it" needs no walk over sessions: a list is to be announced again
  * when its count passed both `f:` and `t:`. Each operation is one round trip (a Lua script
- * where it reads and writes).
+ * where it reads and writes), and a second, sent with it, where it needs the counters: they live
+ * in the deployment's slot and a session in its own, which a Redis Cluster cannot join in one script.
  *
- * Signals go by PUBLISH on `<prefix>signals:<instance>` (one instance) or
+ * Signals are published (sharded on a cluster) on `<prefix>signals:<instance>` (one instance) or
  * `<prefix>signals:all`, heard on the subscribed connection. Publish/subscribe is at most
  * once: a signal lost with a connection is a request that times out, never a wrong answer.
  */
 import { LOGGING_LEVELS, classify, type Implementation } from '../../protocol/index.js';
 import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../../server/legacy/spi.js';
-import type { RedisConnection } from '../connect.js';
-import { bounded } from '../deadline.js';
-import { runScript } from '../script.js';
+import { listsKey } from '../keys.js';
+import type { RedisLink } from '../link.js';
 
 /** How a `RedisSessionStore` keys and bounds the handshake era's shared session records. */
 export interface RedisSessionStoreOptions {
@@ -37,29 +37,26 @@ export interface RedisSessionStoreOptions {
 type ListKind = SessionRecord['unannounced'][number];
 const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources'];
 
-/** The key of the list change counters, which the backplane bumps (backplane.ts). */
-export const listsKey = (prefix: string): string => `${prefix}lists`;
-
-/** KEYS: the session, the counters. ARGV: ttl, version, caps, info (or ''), principal (or ''). Every list counts as fetched now. */
+/**
+ * KEYS: the session. ARGV: ttl, version, caps, info (or ''), principal (or ''), then the
+ * counters of tools, prompts, resources as read before: every list counts as fetched now.
+ */
 const CREATE = `
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'caps', ARGV[3])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'caps', ARGV[3], 'f:tools', ARGV[6], 'f:prompts', ARGV[7], 'f:resources', ARGV[8])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'info', ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'p', ARGV[5]) end
-for _, kind in ipairs({'tools', 'prompts', 'resources'}) do
-  redis.call('HSET', KEYS[1], 'f:' .. kind, redis.call('HGET', KEYS[2], kind) or '0')
-end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
-/** KEYS: the session, its subscriptions, the counters. ARGV: ttl. */
+/** KEYS: the session, its subscriptions. ARGV: ttl. */
 const LOAD = `
 local h = redis.call('HGETALL', KEYS[1])
 if #h == 0 then return false end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return {h, redis.call('SMEMBERS', KEYS[2]), redis.call('HGETALL', KEYS[3])}
+return {h, redis.call('SMEMBERS', KEYS[2])}
 `;
 
 /** KEYS: the session. ARGV: field, value pairs. */
@@ -88,10 +85,10 @@ redis.call('SREM', KEYS[2], ARGV[1])
 return redis.call('HGET', KEYS[1], 'holder') or ''
 `;
 
-/** KEYS: the session, the counters. ARGV: the field prefix ('f:' or 't:'), the kind. */
+/** KEYS: the session. ARGV: the field prefix ('f:' or 't:'), the kind, the list's counter as read before. */
 const MARK = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1] .. ARGV[2], redis.call('HGET', KEYS[2], ARGV[2]) or '0')
+redis.call('HSET', KEYS[1], ARGV[1] .. ARGV[2], ARGV[3])
 return 1
 `;
 
@@ -117,17 +114,14 @@ function newInstanceId(): string {
 /** The `SessionStore` on Redis; `redisCluster()` makes and starts one. */
 export class RedisSessionStore implements SessionStore {
   readonly instanceId = newInstanceId();
-  readonly #client: RedisConnection;
-  readonly #subscriber: RedisConnection;
+  readonly #link: RedisLink;
   readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #onError: (error: Error) => void;
   readonly #handlers = new Set<(signal: SessionSignal) => void>();
 
-  /** `subscriber` is a connection in subscriber mode (it may be shared with the backplane's). */
-  constructor(client: RedisConnection, subscriber: RedisConnection, options: RedisSessionStoreOptions = {}) {
-    this.#client = client;
-    this.#subscriber = subscriber;
+  constructor(link: RedisLink, options: RedisSessionStoreOptions = {}) {
+    this.#link = link;
     this.#prefix = options.prefix ?? 'janus:';
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError ?? ((e) => console.error('[janus-mcp/redis]', e));
@@ -136,23 +130,32 @@ export class RedisSessionStore implements SessionStore {
   /** Subscribes to this instance's signal channel and to the one for all. */
   async start(): Promise<void> {
     const listener = (message: string) => this.#receive(message);
-    await this.#subscriber.subscribe([this.#channel(this.instanceId), this.#channel('all')], listener);
+    await this.#link.subscribe([this.#channel(this.instanceId), this.#channel('all')], listener);
   }
 
   async create(id: string, record: Parameters<SessionStore['create']>[1], ttlMs: number): Promise<void> {
     const info = record.clientInfo === undefined ? '' : JSON.stringify(record.clientInfo);
+    const lists = await this.#lists();
     await this.#run(
       CREATE,
-      [this.#key(id), listsKey(this.#prefix)],
-      [ttl(ttlMs), record.protocolVersion, JSON.stringify(record.clientCapabilities), info, record.principal ?? ''],
+      [this.#key(id)],
+      [
+        ttl(ttlMs),
+        record.protocolVersion,
+        JSON.stringify(record.clientCapabilities),
+        info,
+        record.principal ?? '',
+        ...LIST_KINDS.map((kind) => lists[kind] ?? '0'),
+      ],
     );
   }
 
   async load(id: string, ttlMs: number): Promise<SessionRecord | undefined> {
-    const reply = await this.#run(LOAD, [this.#key(id), this.#subsKey(id), listsKey(this.#prefix)], [ttl(ttlMs)]);
+    // The counters live in the deployment's slot, the session in its own: two commands, sent together.
+    const [reply, lists] = await Promise.all([this.#run(LOAD, [this.#key(id), this.#subsKey(id)], [ttl(ttlMs)]), this.#lists()]);
     if (!Array.isArray(reply)) return undefined;
-    const [fields, subscriptions, lists] = reply as [string[], string[], string[]];
-    return toRecord(pairs(fields), subscriptions, pairs(lists));
+    const [fields, subscriptions] = reply as [string[], string[]];
+    return toRecord(pairs(fields), subscriptions, lists);
   }
 
   async update(id: string, fields: Parameters<SessionStore['update']>[1]): Promise<boolean> {
@@ -177,11 +180,24 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async fetched(id: string, kind: ListKind): Promise<void> {
-    await this.#run(MARK, [this.#key(id), listsKey(this.#prefix)], ['f:', kind]);
+    await this.#mark(id, 'f:', kind);
   }
 
   async told(id: string, kind: ListKind): Promise<void> {
-    await this.#run(MARK, [this.#key(id), listsKey(this.#prefix)], ['t:', kind]);
+    await this.#mark(id, 't:', kind);
+  }
+
+  /**
+   * Records the list's counter as read just before: a change counted in between is announced
+   * once more, never missed (the counters only grow).
+   */
+  async #mark(id: string, field: 'f:' | 't:', kind: ListKind): Promise<void> {
+    const lists = await this.#lists();
+    await this.#run(MARK, [this.#key(id)], [field, kind, lists[kind] ?? '0']);
+  }
+
+  #lists(): Promise<Record<string, string>> {
+    return this.#link.hGetAll(listsKey(this.#prefix), this.#timeoutMs);
   }
 
   async hold(id: string): Promise<string | undefined> {
@@ -194,14 +210,11 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async remove(id: string): Promise<void> {
-    await bounded(this.#client.withCommandOptions({ timeout: this.#timeoutMs }).del([this.#key(id), this.#subsKey(id)]), this.#timeoutMs);
+    await this.#link.del([this.#key(id), this.#subsKey(id)], this.#timeoutMs);
   }
 
   async signal(to: string | undefined, signal: SessionSignal): Promise<void> {
-    const published = this.#client
-      .withCommandOptions({ timeout: this.#timeoutMs })
-      .publish(this.#channel(to ?? 'all'), JSON.stringify(signal));
-    await bounded(published, this.#timeoutMs);
+    await this.#link.publish(this.#channel(to ?? 'all'), JSON.stringify(signal), this.#timeoutMs);
   }
 
   onSignal(handler: (signal: SessionSignal) => void): () => void {
@@ -225,10 +238,10 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #run(script: string, keys: string[], args: string[]): Promise<unknown> {
-    return runScript(this.#client, this.#timeoutMs, script, keys, args);
+    return this.#link.script(script, keys, args, this.#timeoutMs);
   }
 
-  // One hash tag per session: its two keys share a slot (a Redis Cluster would accept the script).
+  // One hash tag per session: its two keys share a slot, as a Redis Cluster requires of a script's keys.
   #key(id: string): string {
     return `${this.#prefix}session:{${id}}`;
   }
@@ -264,13 +277,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** `clientInfo` as the server accepted it at `initialize` (schema `Implementation`: a name and a version at least). */
 const isImplementation = (v: unknown): v is Implementation => isObject(v) && typeof v.name === 'string' && typeof v.version === 'string';
 
-function toRecord(fields: Map<string, string>, subscriptions: string[], lists: Map<string, string>): SessionRecord | undefined {
+function toRecord(fields: Map<string, string>, subscriptions: string[], lists: Record<string, string>): SessionRecord | undefined {
   const protocolVersion = fields.get('v');
   const caps = parseJson(fields.get('caps'));
   if (protocolVersion === undefined || !isObject(caps)) return undefined;
   const info = parseJson(fields.get('info'));
-  const count = (map: Map<string, string>, key: string) => Number(map.get(key) ?? '0') || 0;
-  const unannounced = LIST_KINDS.filter((kind) => count(lists, kind) > Math.max(count(fields, `f:${kind}`), count(fields, `t:${kind}`)));
+  const count = (value: string | undefined) => Number(value ?? '0') || 0;
+  const unannounced = LIST_KINDS.filter(
+    (kind) => count(lists[kind]) > Math.max(count(fields.get(`f:${kind}`)), count(fields.get(`t:${kind}`))),
+  );
   const log = fields.get('log');
   const holder = fields.get('holder');
   const principal = fields.get('p');

@@ -4,25 +4,20 @@
  */
 import { EVENT_STORE, SESSION_STORE } from '../../server/legacy/spi.js';
 import type { ClusterStores } from '../../spi/index.js';
-import type { RedisConnection } from '../connect.js';
+import type { RedisLink } from '../link.js';
 import type { LegacyStoreOptions } from '../era.js';
 import { RedisEventStore } from './event-store.js';
-import { listsKey, RedisSessionStore } from './session-store.js';
+import { RedisSessionStore } from './session-store.js';
 
 /** Starts the era's stores and adds them to `stores`. */
-export async function addLegacyStores(
-  stores: ClusterStores,
-  publisher: RedisConnection,
-  subscriber: RedisConnection,
-  o: LegacyStoreOptions,
-): Promise<void> {
-  const sessions = new RedisSessionStore(publisher, subscriber, {
+export async function addLegacyStores(stores: ClusterStores, link: RedisLink, o: LegacyStoreOptions): Promise<void> {
+  const sessions = new RedisSessionStore(link, {
     prefix: o.prefix,
     commandTimeoutMs: o.commandTimeoutMs,
     onError: o.onError,
   });
   await sessions.start();
-  const events = new RedisEventStore(publisher, {
+  const events = new RedisEventStore(link, {
     ...o.events,
     prefix: o.prefix,
     commandTimeoutMs: o.commandTimeoutMs,
@@ -31,7 +26,5 @@ export async function addLegacyStores(
   stores.set(SESSION_STORE, sessions).set(EVENT_STORE, events);
 }
 
-/** Where the backplane counts list changes, which the sessions' "changed since last fetched" markers read. */
-export { listsKey };
 export { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';

@@ -1,0 +1,129 @@
+/**
+ * A sharded Redis Cluster: node-redis's cluster client routes each command to the primary of
+ * its keys' slot and follows the cluster through resharding and failover. Publish/subscribe
+ * is sharded (SPUBLISH, SSUBSCRIBE; Redis 7 and later, Valkey): a channel lives on the shard
+ * of its slot, so fan-out traffic is not copied to every node as classic PUBLISH is.
+ */
+import { createCluster } from 'redis';
+import { JanusError } from '../../errors/index.js';
+import { redactUrl } from '../connect.js';
+import type { RedisLink } from '../link.js';
+import { LinkCommands } from './commands.js';
+
+export interface ClusterLinkOptions {
+  /** Nodes to discover the cluster from, as URLs (any one reachable is enough). */
+  nodes: readonly string[];
+  username?: string;
+  password?: string;
+  connectTimeoutMs: number;
+  failoverWaitMs: number;
+  onError: (error: Error) => void;
+}
+
+/** Longest wait between two reconnection attempts to one node. */
+const MAX_RECONNECT_DELAY_MS = 1000;
+
+function createClusterClient(options: ClusterLinkOptions) {
+  return createCluster({
+    rootNodes: options.nodes.map((url) => ({ url })),
+    defaults: {
+      ...(options.username === undefined ? {} : { username: options.username }),
+      ...(options.password === undefined ? {} : { password: options.password }),
+      // While a node is away, its commands fail at once and failover.ts decides whether to wait.
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: options.connectTimeoutMs,
+        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS),
+      },
+    },
+  });
+}
+
+type ClusterClient = ReturnType<typeof createClusterClient>;
+
+export class ClusterLink implements RedisLink {
+  readonly publishCommand = 'SPUBLISH';
+  readonly where: string;
+  readonly #client: ClusterClient;
+  readonly #commands: LinkCommands;
+  #closing: Promise<void> | undefined;
+
+  private constructor(client: ClusterClient, where: string, failoverWaitMs: number) {
+    this.#client = client;
+    this.where = where;
+    this.#commands = new LinkCommands((timeout) => client.withCommandOptions({ timeout }), failoverWaitMs);
+  }
+
+  /** Discovers the cluster from its nodes, or rejects within `connectTimeoutMs` naming them. */
+  static async connect(options: ClusterLinkOptions): Promise<ClusterLink> {
+    const where = `Redis Cluster ${options.nodes.map(redactUrl).join(', ')}`;
+    const client = createClusterClient(options);
+    let up = false;
+    let lost = false;
+    client.on('error', (error: unknown) => {
+      if (!up || lost) return;
+      lost = true;
+      options.onError(new JanusError('CONNECTION', `${where}: a node connection was lost; reconnecting`, { cause: error }));
+    });
+    client.on('node-ready', () => {
+      lost = false;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+    });
+    try {
+      await Promise.race([client.connect(), deadline]);
+      up = true;
+      return new ClusterLink(client, where, options.failoverWaitMs);
+    } catch (error) {
+      client.destroy();
+      const why = error instanceof Error ? error.message : String(error);
+      throw new JanusError(
+        'CONNECTION',
+        `Cannot reach the ${where} (${why}): check that the nodes run with cluster-enabled yes, their hosts and ports, and the credentials`,
+        { cause: error },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get listening(): boolean {
+    return this.#client.isReady;
+  }
+
+  script(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
+    return this.#commands.script(script, keys, args, timeoutMs);
+  }
+
+  evalInOrder(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
+    return this.#commands.evalInOrder(script, keys, args, timeoutMs);
+  }
+
+  hGetAll(key: string, timeoutMs: number): Promise<Record<string, string>> {
+    return this.#commands.hGetAll(key, timeoutMs);
+  }
+
+  async del(keys: string[], timeoutMs: number): Promise<void> {
+    // Keys of different slots cannot go in one DEL on a cluster: one each, routed by its own slot.
+    await Promise.all(keys.map((key) => this.#commands.run(timeoutMs, (c) => c.del(key))));
+  }
+
+  async publish(channel: string, message: string, timeoutMs: number): Promise<void> {
+    await this.#commands.run(timeoutMs, () => this.#client.withCommandOptions({ timeout: timeoutMs }).sPublish(channel, message));
+  }
+
+  async subscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void> {
+    // One SSUBSCRIBE per channel: the channels of one call must share a slot.
+    await Promise.all(channels.map((channel) => this.#client.sSubscribe(channel, listener)));
+  }
+
+  async unsubscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void> {
+    await Promise.all(channels.map((channel) => this.#client.sUnsubscribe(channel, listener)));
+  }
+
+  close(): Promise<void> {
+    return (this.#closing ??= this.#client.isOpen ? this.#client.close() : Promise.resolve());
+  }
+}
