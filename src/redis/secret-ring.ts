@@ -50,11 +50,12 @@ export function restoreArgs(link: RedisLink, prefix: string, now: number): strin
 /**
  * KEYS: ring, epoch. ARGV: now, publish command, channel, mode, then `score, secret` pairs.
  * 'init' creates the ring from the pair given when there is none (a new deployment, or Redis
- * lost it); 'merge' also adds back any held secret the ring lacks. Returns the ring, WITHSCORES.
+ * lost it); 'merge' also adds back any held secret the ring lacks, and announces that it did
+ * (the instance that restored the ring learns them at once). Returns the ring, WITHSCORES.
  */
 const SYNC = `${RESTORE_RING}
 if not restore_ring(5) and ARGV[4] == 'merge' and #ARGV > 5 then
-  redis.call('ZADD', KEYS[1], 'NX', unpack(ARGV, 5))
+  if redis.call('ZADD', KEYS[1], 'NX', unpack(ARGV, 5)) > 0 then redis.call(ARGV[2], ARGV[3], 'merged') end
 end
 return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 `;

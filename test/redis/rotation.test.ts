@@ -210,3 +210,38 @@ test('Redis emptied, then a new instance starts: the older instances adopt its s
     await older.close();
   }
 });
+
+test('Redis emptied, then a new instance starts: every instance converges on one sealing secret at once, without waiting for its timer', async () => {
+  const prefix = uniquePrefix();
+  // Timers that re-read the ring only every 30 s: what makes the instances agree within the test's bound is the notice.
+  const older = await startInstances(2, redis.url, prefix, define, { secretPropagationMs: 60_000 });
+  const reader = createClient({ url: redis.url });
+  await reader.connect();
+  let newer: Awaited<ReturnType<typeof startInstances>> | undefined;
+  try {
+    const [a, b] = older.instances as [Instance, Instance];
+    const old = ringOf(a).sealing();
+    await reader.flushAll();
+    newer = await startInstances(1, redis.url, prefix, define, { secretPropagationMs: 60_000 });
+    const d = newer.instances[0]!;
+    const all = [a, b, d];
+    // The new instance's secret starts sealing only a propagation period later: until then, the
+    // secret the older instances kept, which they put back on hearing of the new ring, seals everywhere.
+    await until(
+      () => all.every((i) => ringOf(i).sealing() === old && ringOf(i).opening().length === 2),
+      'every instance to seal with one secret and open with both',
+      10_000,
+    );
+    for (const [sealer, opener] of [
+      [d, a],
+      [a, d],
+      [b, d],
+    ] as const) {
+      await accepted(opener, await issue(sealer), 'a state sealed on one instance, retried on another');
+    }
+  } finally {
+    await reader.close();
+    await newer?.close();
+    await older.close();
+  }
+});
