@@ -27,7 +27,7 @@ after(async () => {
 });
 
 test('two example processes on one REDIS_URL: a round started on A completes on B, and its state is then refused by both', async () => {
-  const env = { REDIS_URL: redis.url, JANUS_STATE_SECRET: '' };
+  const env = { ...redis.env, JANUS_STATE_SECRET: '' };
   const [a, b] = await Promise.all([startExample(env), startExample(env)]);
   try {
     const [pa, pb] = [new HttpPeer(a.url, MODERN), new HttpPeer(b.url, MODERN)];
@@ -53,7 +53,7 @@ test('two example processes on one REDIS_URL: a round started on A completes on 
 });
 
 test('two example processes on one REDIS_URL: a 2025-11-25 session initialized on A is served by B, and DELETE on B ends it on A', async () => {
-  const [a, b] = await Promise.all([startExample({ REDIS_URL: redis.url }), startExample({ REDIS_URL: redis.url })]);
+  const [a, b] = await Promise.all([startExample(redis.env), startExample(redis.env)]);
   try {
     const onA = new HttpPeer(a.url, '2025-11-25');
     await onA.initialize();

@@ -32,7 +32,7 @@ after(async () => {
 });
 
 test('a 2026-07-28 listen stream on A gets tools/list_changed once for a tool registered through B, and resources/updated once for resourceUpdated on C', async () => {
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), define);
+  const { instances, close } = await startInstances(3, redis.target, uniquePrefix(), define);
   const [a, b, c] = instances.map((i) => i.served) as [Served, Served, Served];
   const peer = new HttpPeer(a.url, MODERN);
   const listen = await peer.openModern(
@@ -76,7 +76,7 @@ test('a 2026-07-28 listen stream on A gets tools/list_changed once for a tool re
 });
 
 test('a 2025-11-25 session on A gets tools/list_changed on its GET stream once when B registers a tool', async () => {
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), define);
+  const { instances, close } = await startInstances(3, redis.target, uniquePrefix(), define);
   const [a, b, c] = instances.map((i) => i.served) as [Served, Served, Served];
   const peer = new HttpPeer(a.url, '2025-11-25');
   await peer.initialize();

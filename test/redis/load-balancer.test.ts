@@ -79,7 +79,7 @@ interface Deployment {
 
 /** Three instances on one Redis behind a round-robin balancer. */
 async function deploy(): Promise<Deployment> {
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), definer());
+  const { instances, close } = await startInstances(3, redis.target, uniquePrefix(), definer());
   let balancer: Balancer;
   try {
     balancer = await startBalancer(instances.map((i) => i.served.url));

@@ -34,7 +34,7 @@ after(async () => {
 });
 
 test('a two-round input_required call started on A completes through B then C; a used requestState is refused on A, B and C', async () => {
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), define);
+  const { instances, close } = await startInstances(3, redis.target, uniquePrefix(), define);
   const [a, b, c] = instances.map((i) => new HttpPeer(i.served.url, MODERN));
   const call = async (peer: HttpPeer, extra: Record<string, unknown> = {}, status = 200): Promise<Msg> => {
     const o = await peer.modern('tools/call', { name: 'two_questions', arguments: {}, ...extra }, { caps: CAPS });

@@ -7,7 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createConnection } from 'node:net';
 import type { Server } from '../../src/server/index.js';
-import { redisCluster, type RedisCluster, type RedisClusterOptions } from '../../src/redis/index.js';
+import { redisCluster, type RedisCluster, type RedisClusterOptions, type RedisTopology } from '../../src/redis/index.js';
+import {
+  startRedisCluster,
+  startRedisSentinel,
+  type RedisClusterTopology,
+  type RedisSentinelTopology,
+} from '../support/redis-topologies.js';
 import { serve, type Served } from '../http-e2e/support.js';
 import { freePort } from '../support/example-process.js';
 import { until } from '../support/wait.js';
@@ -32,6 +38,10 @@ function pings(port: number): Promise<boolean> {
 
 export interface RedisServer {
   readonly url: string;
+  /** What `redisCluster()` takes to reach it: `{ url }`, `{ cluster }` or `{ sentinel }`. */
+  readonly target: RedisTopology;
+  /** The environment the example server reads it from (`REDIS_URL`, `REDIS_CLUSTER_NODES`, …). */
+  readonly env: Record<string, string>;
   /** The running redis-server's PID (a new one after `restart()`). */
   readonly pid: number;
   stop(): Promise<void>;
@@ -75,8 +85,93 @@ async function spawnRedis(port: number): Promise<RedisChild> {
   return { pid: child.pid!, exited, gone: () => child.exitCode !== null || child.signalCode !== null };
 }
 
-/** Starts `redis-server` on a free port and waits until it answers PING. */
+/**
+ * Which Redis the multi-instance tests run on: one `redis-server` by default; a Redis Cluster
+ * (three primaries, three replicas) or a Sentinel set (a primary, a replica, three sentinels)
+ * when `JANUS_REDIS_TOPOLOGY` says so (on-cluster.test.ts and on-sentinel.test.ts set it and run
+ * those tests again). Read when a test starts its Redis, so a file can set it first.
+ */
+export type TopologyName = 'single' | 'cluster' | 'sentinel';
+
+export function topologyName(): TopologyName {
+  const name = process.env.JANUS_REDIS_TOPOLOGY ?? 'single';
+  if (name !== 'single' && name !== 'cluster' && name !== 'sentinel')
+    throw new Error(`JANUS_REDIS_TOPOLOGY=${name}: single, cluster or sentinel`);
+  return name;
+}
+
+/** One topology per process, shared by the test files it runs (each under its own prefix), stopped when the last lets go. */
+let shared: { topology: Promise<ReplicatedRedis>; users: number } | undefined;
+
+/**
+ * Starts the Redis the tests run on (topologyName()) and waits until it serves: one
+ * `redis-server` on a free port, or the shared cluster or Sentinel set. `url`, `pid` and the
+ * fault methods exist on one Redis only.
+ */
 export async function startRedis(): Promise<RedisServer> {
+  const name = topologyName();
+  if (name === 'single') return startSingleRedis();
+  shared ??= { topology: name === 'cluster' ? startClusterTarget() : startSentinelTarget(), users: 0 };
+  shared.users++;
+  const own = shared;
+  const topology = await own.topology;
+  const unsupported = (what: string) => () => {
+    throw new Error(`${what} is for one redis-server; this test runs on a ${name}`);
+  };
+  return {
+    get url(): string {
+      return unsupported('url')();
+    },
+    get pid(): number {
+      return unsupported('pid')();
+    },
+    target: topology.target,
+    env: topology.env,
+    stop: async () => {
+      if (--own.users === 0) {
+        if (shared === own) shared = undefined;
+        await topology.stop();
+      }
+    },
+    kill: unsupported('kill()'),
+    restart: unsupported('restart()'),
+    freeze: unsupported('freeze()'),
+    thaw: unsupported('thaw()'),
+  };
+}
+
+/** A cluster or Sentinel set, as the instances connect to it. */
+export interface ReplicatedRedis {
+  readonly target: RedisTopology;
+  /** The environment the example server reads it from. */
+  readonly env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+async function startClusterTarget(): Promise<ReplicatedRedis & { cluster: RedisClusterTopology }> {
+  const cluster = await startRedisCluster();
+  const nodes = cluster.seeds();
+  return { cluster, target: { cluster: { nodes } }, env: { REDIS_CLUSTER_NODES: nodes.join(',') }, stop: () => cluster.stop() };
+}
+
+async function startSentinelTarget(): Promise<ReplicatedRedis & { sentinel: RedisSentinelTopology }> {
+  const sentinel = await startRedisSentinel();
+  const sentinels = [...sentinel.sentinels];
+  return {
+    sentinel,
+    target: { sentinel: { sentinels, name: sentinel.name } },
+    env: { REDIS_SENTINELS: sentinels.join(','), REDIS_SENTINEL_NAME: sentinel.name },
+    stop: () => sentinel.stop(),
+  };
+}
+
+/** A Redis Cluster of its own (three primaries, three replicas), for a test that kills a node. */
+export const startCluster = startClusterTarget;
+/** A Sentinel set of its own (a primary, a replica, three sentinels), for a test that kills the primary. */
+export const startSentinel = startSentinelTarget;
+
+/** Starts `redis-server` on a free port and waits until it answers PING. */
+async function startSingleRedis(): Promise<RedisServer> {
   const port = await freePort();
   let current = await spawnRedis(port);
   const end = async (signal: NodeJS.Signals) => {
@@ -84,8 +179,11 @@ export async function startRedis(): Promise<RedisServer> {
     process.kill(current.pid, signal);
     await current.exited;
   };
+  const url = `redis://127.0.0.1:${port}`;
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url,
+    target: { url },
+    env: { REDIS_URL: url },
     get pid() {
       return current.pid;
     },
@@ -110,14 +208,15 @@ export interface Instance {
 
 /**
  * `n` instances of one server definition (`define` builds it around the cluster it is given, and its index),
- * all on `url` under `prefix` (with `options`, e.g. `onError`), each served on its own 127.0.0.1 port.
+ * all on one Redis (a URL, or any topology) under `prefix` (with `options`, e.g. `onError`), each served
+ * on its own 127.0.0.1 port.
  */
 export async function startInstances(
   n: number,
-  url: string,
+  where: string | RedisTopology,
   prefix: string,
   define: (cluster: RedisCluster, index: number) => Server,
-  options: Omit<RedisClusterOptions, 'url' | 'prefix'> = {},
+  options: Omit<RedisClusterOptions, 'url' | 'cluster' | 'sentinel' | 'prefix'> = {},
 ): Promise<{ instances: Instance[]; close(): Promise<void> }> {
   const instances: Instance[] = [];
   // Everything is closed even when a server reports errors (its close throws them), so a failed test ends instead of hanging on open connections.
@@ -131,7 +230,7 @@ export async function startInstances(
   };
   try {
     for (let i = 0; i < n; i++) {
-      const cluster = await redisCluster({ ...options, url, prefix });
+      const cluster = await redisCluster({ ...options, ...(typeof where === 'string' ? { url: where } : where), prefix });
       try {
         instances.push({ served: await serve(define(cluster, i)), cluster });
       } catch (error) {

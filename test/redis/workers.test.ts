@@ -110,7 +110,7 @@ test('two workers on one port and one Redis: both answer, every round trip compl
   timeout: 60_000,
 }, async () => {
   const port = await freePort();
-  const workers = startWorkers({ REDIS_URL: redis.url, PORT: String(port), WORKERS: '2' });
+  const workers = startWorkers({ ...redis.env, PORT: String(port), WORKERS: '2' });
   try {
     const [a, b] = await until(() => workers.listening().length >= 2 && workers.listening(), 'two workers listening', START_MS);
     assert.notEqual(a!.pid, b!.pid);
