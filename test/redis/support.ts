@@ -150,7 +150,7 @@ export interface ReplicatedRedis {
 
 async function startClusterTarget(): Promise<ReplicatedRedis & { cluster: RedisClusterTopology }> {
   const cluster = await startRedisCluster();
-  const nodes = cluster.seeds();
+  const nodes = cluster.running();
   return { cluster, target: { cluster: { nodes } }, env: { REDIS_CLUSTER_NODES: nodes.join(',') }, stop: () => cluster.stop() };
 }
 

@@ -103,7 +103,7 @@ describe('Redis Cluster', () => {
   });
 
   test('a killed primary is replaced by its replica; acknowledged data survives, and node-redis resubscribes', async (t) => {
-    const rootNodes = cluster.seeds().map((a) => ({ url: `redis://${a}` }));
+    const rootNodes = cluster.running().map((a) => ({ url: `redis://${a}` }));
     const client = createCluster({ rootNodes });
     const subscriber = createCluster({ rootNodes });
     const errors: string[] = [];

@@ -147,7 +147,7 @@ export interface RedisClusterTopology {
   /** Every node this handle started, '127.0.0.1:port', primaries and replicas, killed or not. */
   readonly nodes: readonly string[];
   /** The nodes running now, for a client's root nodes. */
-  seeds(): string[];
+  running(): string[];
   /** The PID of the node at `address` if this handle runs it now. */
   pidOf(address: string): number | undefined;
   /** The primaries as the cluster reports them now (nodes flagged failed left out), by first slot. */
@@ -297,7 +297,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
 
   return {
     nodes,
-    seeds: live,
+    running: live,
     pidOf,
     async primaries() {
       return (await currentPrimaries()).map((n) => ({ address: n.address, pid: pidOf(n.address), slots: n.slots }));
