@@ -163,11 +163,11 @@ export interface RedisClusterTopology {
   /** The node serving `key`'s slot now. */
   primaryFor(key: string): Promise<string>;
   /**
-   * SIGKILLs a primary (the one at `address`, else the one serving `key`, else the one with the
-   * first slots); `promoted` resolves when one of its replicas is a primary, every running node
+   * SIGKILLs a primary (the one at `address` — also given as a bare string —, else the one
+   * serving `key`, else the one with the first slots); `promoted` resolves when one of its replicas is a primary, every running node
    * agrees and reports cluster_state:ok. The cluster fails over by itself (no CLUSTER FAILOVER).
    */
-  killPrimary(target?: { address?: string; key?: string }): Promise<Failover>;
+  killPrimary(target?: string | { address?: string; key?: string }): Promise<Failover>;
   /** SIGKILLs any node (a replica too) and waits for its exit; no failover is awaited. */
   killNode(address: string): Promise<void>;
   /**
@@ -315,7 +315,8 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
       return all.filter((n) => n.primaryId === primary.id && !isFailing(n) && pidOf(n.address) !== undefined).map((n) => n.address);
     },
     primaryFor,
-    async killPrimary(target = {}) {
+    async killPrimary(which = {}) {
+      const target = typeof which === 'string' ? { address: which } : which;
       const all = await view();
       const address = target.address ?? (target.key !== undefined ? await primaryFor(target.key) : (await currentPrimaries())[0]?.address);
       const primary = all.find((n) => n.address === address);
