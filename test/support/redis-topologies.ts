@@ -5,11 +5,18 @@
  * (SIGKILL) and reports when the topology has promoted a replica by itself, and how long that
  * took. Every wait polls for a condition with a generous bound and names what it last saw.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type RedisProcess, releaseRedisPort, runRedisCli, spawnRedisProcess, waitFor } from './redis-process.js';
+import {
+  makeTempDir,
+  type RedisProcess,
+  releaseRedisPort,
+  removeTempDir,
+  runRedisCli,
+  spawnRedisProcess,
+  waitFor,
+} from './redis-process.js';
 import { redisCommand, redisReply, type RespReply } from './resp.js';
 
 export { RespError, type RespReply, redisCommand, redisPings, redisReply } from './resp.js';
@@ -41,7 +48,7 @@ async function teardown(processes: Iterable<RedisProcess>, dir: string): Promise
   const all = [...processes];
   await Promise.allSettled(all.map((p) => p.stop('SIGTERM', 3000)));
   for (const p of all) releaseRedisPort(p.port);
-  await rm(dir, { recursive: true, force: true });
+  await removeTempDir(dir);
 }
 
 /** Starts processes in parallel; if any fails, stops those that started and rethrows the first failure. */
@@ -220,7 +227,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 1000;
   if (primaries < 3)
     throw new Error(`a Redis Cluster needs at least 3 primaries (redis-cli --cluster create refuses fewer); got ${primaries}`);
-  const dir = await mkdtemp(join(tmpdir(), 'janus-redis-cluster-'));
+  const dir = await makeTempDir('janus-redis-cluster-');
   const argsFor = async (port: number) => {
     const nodeDir = join(dir, String(port));
     await mkdir(nodeDir, { recursive: true });
@@ -416,7 +423,7 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
   const name = options.name ?? 'janus';
   const downAfterMs = options.downAfterMs ?? 2000;
   const quorum = Math.floor(sentinelCount / 2) + 1;
-  const dir = await mkdtemp(join(tmpdir(), 'janus-redis-sentinel-'));
+  const dir = await makeTempDir('janus-redis-sentinel-');
   const dataArgs = (replicaOf: string | undefined) => async (port: number) => {
     const nodeDir = join(dir, String(port));
     await mkdir(nodeDir, { recursive: true });
@@ -444,10 +451,7 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
     const replicas = await startAll(
       Array.from({ length: replicaCount }, () => () => spawnRedisProcess({ argsFor: dataArgs(first!.address), withBus: false })),
       dir,
-    ).catch(async (error: unknown) => {
-      await teardown(processes.values(), dir);
-      throw error;
-    });
+    );
     for (const r of replicas) processes.set(r.address, r);
     nodes = [first!.address, ...replicas.map((r) => r.address)];
     // Sentinels learn the replicas from the primary's INFO: start them once every replica is online there.
@@ -459,9 +463,7 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
         return online === replicaCount ? { ok: true, value: undefined } : { ok: false, seen: `${online} online` };
       },
       SETTLE_TIMEOUT_MS,
-    ).catch((error: Error) => {
-      throw withLogs(error);
-    });
+    );
     const sentinelArgs = (index: number) => async (port: number) => {
       const sentinelDir = join(dir, `sentinel-${port}`);
       await mkdir(sentinelDir, { recursive: true });
@@ -488,10 +490,7 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
     const started = await startAll(
       Array.from({ length: sentinelCount }, (_, i) => () => spawnRedisProcess({ argsFor: sentinelArgs(i), withBus: false })),
       dir,
-    ).catch(async (error: unknown) => {
-      await teardown(processes.values(), dir);
-      throw error;
-    });
+    );
     for (const s of started) {
       processes.set(s.address, s);
       sentinelSet.add(s.address);
@@ -511,8 +510,10 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
       50,
     );
   } catch (error) {
+    // The logs are taken before the teardown, which would show every process as exited.
+    const reported = error instanceof Error ? withLogs(error) : error;
     await teardown(processes.values(), dir);
-    throw error instanceof Error ? withLogs(error) : error;
+    throw reported;
   }
 
   const liveSentinels = () => sentinels.filter((s) => !processes.get(s)!.gone());
