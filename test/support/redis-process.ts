@@ -5,6 +5,10 @@
  * error messages, and stopping by PID (SIGTERM, then SIGKILL after a grace).
  */
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { delay } from './wait.js';
@@ -71,25 +75,44 @@ export interface RedisProcess {
 }
 
 /**
- * Every redis-server this process started and that still runs: killed by PID when the process
- * exits, so a test that fails before its `stop()` leaves no server behind.
+ * Every redis-server this process started and that still runs, and the temp dirs not yet
+ * removed: killed by PID and removed when the process exits, so a test that fails before its
+ * `stop()` leaves nothing behind.
  */
-const running = new Map<number, () => void>();
+const running = new Set<number>();
+const tempDirs = new Set<string>();
 let reaperInstalled = false;
-function track(pid: number, exited: Promise<void>): void {
-  running.set(pid, () => process.kill(pid, 'SIGKILL'));
-  void exited.then(() => running.delete(pid));
+function installReaper(): void {
   if (reaperInstalled) return;
   reaperInstalled = true;
   process.once('exit', () => {
-    for (const kill of running.values()) {
+    for (const pid of running) {
       try {
-        kill();
+        process.kill(pid, 'SIGKILL');
       } catch {
         // Already gone.
       }
     }
+    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   });
+}
+function track(pid: number, exited: Promise<void>): void {
+  running.add(pid);
+  void exited.then(() => running.delete(pid));
+  installReaper();
+}
+
+/** A fresh temp dir for one topology, removed at exit if `removeTempDir` was not called. */
+export async function makeTempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  installReaper();
+  return dir;
+}
+
+export async function removeTempDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
 }
 
 /** Spawns `redis-server args` and resolves when it answers PING on `port`; rejects with its log if it exits first. */

@@ -5,11 +5,18 @@
  * (SIGKILL) and reports when the topology has promoted a replica by itself, and how long that
  * took. Every wait polls for a condition with a generous bound and names what it last saw.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type RedisProcess, releaseRedisPort, runRedisCli, spawnRedisProcess, waitFor } from './redis-process.js';
+import {
+  makeTempDir,
+  type RedisProcess,
+  releaseRedisPort,
+  removeTempDir,
+  runRedisCli,
+  spawnRedisProcess,
+  waitFor,
+} from './redis-process.js';
 import { redisCommand, redisReply, type RespReply } from './resp.js';
 
 export { RespError, type RespReply, redisCommand, redisPings, redisReply } from './resp.js';
@@ -30,12 +37,18 @@ const SETTLE_TIMEOUT_MS = 60_000;
 
 const ROLE_MASTER = 'master';
 
+/** Sentinel's failover-timeout: long enough for a promotion on a busy machine, short for a retry after a split vote. */
+const FAILOVER_TIMEOUT_MS = 3000;
+
+/** How much later than the one before each sentinel suspects a silent primary. */
+const SENTINEL_STAGGER_MS = 500;
+
 /** Stops every process (SIGTERM, SIGKILL after a grace) and removes `dir`, even when some stop fails. */
 async function teardown(processes: Iterable<RedisProcess>, dir: string): Promise<void> {
   const all = [...processes];
   await Promise.allSettled(all.map((p) => p.stop('SIGTERM', 3000)));
   for (const p of all) releaseRedisPort(p.port);
-  await rm(dir, { recursive: true, force: true });
+  await removeTempDir(dir);
 }
 
 /** Starts processes in parallel; if any fails, stops those that started and rethrows the first failure. */
@@ -136,7 +149,7 @@ export interface RedisClusterOptions {
   /** Replicas of each primary (default 1). */
   replicasPerPrimary?: number;
   /**
-   * cluster-node-timeout (default 2000 ms): a primary silent this long is suspected, and its
+   * cluster-node-timeout (default 1000 ms): a primary silent this long is suspected, and its
    * replica is promoted some time after a majority of primaries agree. Shorter fails over faster
    * but lets a node starved of CPU be taken for dead.
    */
@@ -157,11 +170,11 @@ export interface RedisClusterTopology {
   /** The node serving `key`'s slot now. */
   primaryFor(key: string): Promise<string>;
   /**
-   * SIGKILLs a primary (the one at `address`, else the one serving `key`, else the one with the
-   * first slots); `promoted` resolves when one of its replicas is a primary, every running node
+   * SIGKILLs a primary (the one at `address` — also given as a bare string —, else the one
+   * serving `key`, else the one with the first slots); `promoted` resolves when one of its replicas is a primary, every running node
    * agrees and reports cluster_state:ok. The cluster fails over by itself (no CLUSTER FAILOVER).
    */
-  killPrimary(target?: { address?: string; key?: string }): Promise<Failover>;
+  killPrimary(target?: string | { address?: string; key?: string }): Promise<Failover>;
   /** SIGKILLs any node (a replica too) and waits for its exit; no failover is awaited. */
   killNode(address: string): Promise<void>;
   /**
@@ -211,10 +224,10 @@ async function clusterSettled(live: readonly string[]): Promise<{ ok: true; valu
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisClusterTopology> {
   const primaries = options.primaries ?? 3;
   const replicasPerPrimary = options.replicasPerPrimary ?? 1;
-  const nodeTimeoutMs = options.nodeTimeoutMs ?? 2000;
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 1000;
   if (primaries < 3)
     throw new Error(`a Redis Cluster needs at least 3 primaries (redis-cli --cluster create refuses fewer); got ${primaries}`);
-  const dir = await mkdtemp(join(tmpdir(), 'janus-redis-cluster-'));
+  const dir = await makeTempDir('janus-redis-cluster-');
   const argsFor = async (port: number) => {
     const nodeDir = join(dir, String(port));
     await mkdir(nodeDir, { recursive: true });
@@ -309,7 +322,8 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
       return all.filter((n) => n.primaryId === primary.id && !isFailing(n) && pidOf(n.address) !== undefined).map((n) => n.address);
     },
     primaryFor,
-    async killPrimary(target = {}) {
+    async killPrimary(which = {}) {
+      const target = typeof which === 'string' ? { address: which } : which;
       const all = await view();
       const address = target.address ?? (target.key !== undefined ? await primaryFor(target.key) : (await currentPrimaries())[0]?.address);
       const primary = all.find((n) => n.address === address);
@@ -365,7 +379,11 @@ export interface RedisSentinelOptions {
   sentinels?: number;
   /** The name the sentinels monitor it under (default 'janus'). */
   name?: string;
-  /** down-after-milliseconds (default 1000): how long the primary may be silent before a sentinel suspects it. */
+  /**
+   * down-after-milliseconds (default 2000): how long the primary may be silent before the first
+   * sentinel suspects it (each further one waits 500 ms more, and a majority must agree). 1000 fails over a second sooner, but on a loaded machine a sentinel then takes
+   * a freshly promoted primary for down and fails back.
+   */
   downAfterMs?: number;
 }
 
@@ -381,7 +399,8 @@ export interface RedisSentinelTopology {
   primary(): Promise<string>;
   /**
    * SIGKILLs the primary; `promoted` resolves when a majority of sentinels report another node
-   * as the primary and that node answers ROLE as a master.
+   * as the primary, that node answers ROLE as a master, and every running sentinel has
+   * switched to it and sees it healthy (flags 'master' only).
    */
   killPrimary(): Promise<Failover>;
   /**
@@ -402,9 +421,9 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
   const replicaCount = options.replicas ?? 1;
   const sentinelCount = options.sentinels ?? 3;
   const name = options.name ?? 'janus';
-  const downAfterMs = options.downAfterMs ?? 1000;
+  const downAfterMs = options.downAfterMs ?? 2000;
   const quorum = Math.floor(sentinelCount / 2) + 1;
-  const dir = await mkdtemp(join(tmpdir(), 'janus-redis-sentinel-'));
+  const dir = await makeTempDir('janus-redis-sentinel-');
   const dataArgs = (replicaOf: string | undefined) => async (port: number) => {
     const nodeDir = join(dir, String(port));
     await mkdir(nodeDir, { recursive: true });
@@ -412,10 +431,12 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
     return ['--port', String(port), ...COMMON_ARGS, '--dir', nodeDir, ...(replicaOf ? ['--replicaof', host!, primaryPort!] : [])];
   };
   const processes = new Map<string, RedisProcess>();
+  const sentinelSet = new Set<string>();
+  // What exited, and every sentinel's log: the sentinels' +sdown, +odown, +vote-for-leader… lines tell how a failover went.
   const logs = () =>
     [...processes.values()]
-      .filter((p) => p.gone())
-      .map((p) => `--- ${p.address} (exited) ---\n${p.log()}`)
+      .filter((p) => p.gone() || sentinelSet.has(p.address))
+      .map((p) => `--- ${sentinelSet.has(p.address) ? 'sentinel ' : ''}${p.address}${p.gone() ? ' (exited)' : ''} ---\n${p.log()}`)
       .join('\n');
   const withLogs = (error: Error) => {
     const exited = logs();
@@ -430,10 +451,7 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
     const replicas = await startAll(
       Array.from({ length: replicaCount }, () => () => spawnRedisProcess({ argsFor: dataArgs(first!.address), withBus: false })),
       dir,
-    ).catch(async (error: unknown) => {
-      await teardown(processes.values(), dir);
-      throw error;
-    });
+    );
     for (const r of replicas) processes.set(r.address, r);
     nodes = [first!.address, ...replicas.map((r) => r.address)];
     // Sentinels learn the replicas from the primary's INFO: start them once every replica is online there.
@@ -445,10 +463,8 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
         return online === replicaCount ? { ok: true, value: undefined } : { ok: false, seen: `${online} online` };
       },
       SETTLE_TIMEOUT_MS,
-    ).catch((error: Error) => {
-      throw withLogs(error);
-    });
-    const sentinelArgs = async (port: number) => {
+    );
+    const sentinelArgs = (index: number) => async (port: number) => {
       const sentinelDir = join(dir, `sentinel-${port}`);
       await mkdir(sentinelDir, { recursive: true });
       const config = join(sentinelDir, 'sentinel.conf');
@@ -461,8 +477,10 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
           'bind 127.0.0.1',
           `dir ${sentinelDir}`,
           `sentinel monitor ${name} ${host} ${primaryPort} ${quorum}`,
-          `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
-          `sentinel failover-timeout ${name} 10000`,
+          // Staggered, so the sentinels do not all stand for leader at once and split the vote (a retry costs 2 × failover-timeout).
+          `sentinel down-after-milliseconds ${name} ${downAfterMs + index * SENTINEL_STAGGER_MS}`,
+          // Sentinels that split their votes retry after twice this: kept short, as a split is likely when all of them see the primary go at once.
+          `sentinel failover-timeout ${name} ${FAILOVER_TIMEOUT_MS}`,
           `sentinel parallel-syncs ${name} 1`,
           '',
         ].join('\n'),
@@ -470,13 +488,13 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
       return [config, '--sentinel', '--logfile', ''];
     };
     const started = await startAll(
-      Array.from({ length: sentinelCount }, () => () => spawnRedisProcess({ argsFor: sentinelArgs, withBus: false })),
+      Array.from({ length: sentinelCount }, (_, i) => () => spawnRedisProcess({ argsFor: sentinelArgs(i), withBus: false })),
       dir,
-    ).catch(async (error: unknown) => {
-      await teardown(processes.values(), dir);
-      throw error;
-    });
-    for (const s of started) processes.set(s.address, s);
+    );
+    for (const s of started) {
+      processes.set(s.address, s);
+      sentinelSet.add(s.address);
+    }
     sentinels = started.map((s) => s.address);
     await waitFor(
       `every sentinel to know ${name}'s primary ${first!.address}, its ${replicaCount} replica(s) and the other ${sentinelCount - 1} sentinel(s)`,
@@ -492,8 +510,10 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
       50,
     );
   } catch (error) {
+    // The logs are taken before the teardown, which would show every process as exited.
+    const reported = error instanceof Error ? withLogs(error) : error;
     await teardown(processes.values(), dir);
-    throw error instanceof Error ? withLogs(error) : error;
+    throw reported;
   }
 
   const liveSentinels = () => sentinels.filter((s) => !processes.get(s)!.gone());
@@ -537,12 +557,17 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
       const killedAt = performance.now();
       await p.stop('SIGKILL');
       const promoted = waitFor(
-        `a majority of sentinels to promote a replica of ${killed}`,
+        `the sentinels to promote a replica of ${killed}`,
         async () => {
           const agreed = await agreedPrimary();
           if (!agreed.address || agreed.address === killed) return { ok: false, seen: agreed.seen };
           const { role } = await roleOf(agreed.address);
           if (role !== ROLE_MASTER) return { ok: false, seen: `${agreed.seen}; ${agreed.address} answers ROLE ${role}` };
+          // Every sentinel must have switched and reach the new primary: one still on its old view or without a link to
+          // the new one may take it for down, and right after a failover the others' votes can still count toward that.
+          const views = await Promise.all(liveSentinels().map((s) => sentinelView(s, name)));
+          const behind = liveSentinels().filter((_, i) => views[i]!.primary !== agreed.address || views[i]!.flags !== ROLE_MASTER);
+          if (behind.length > 0) return { ok: false, seen: `${agreed.seen}; not yet switched or seeing it healthy: ${behind.join(', ')}` };
           return { ok: true, value: { address: agreed.address, ms: Math.round(performance.now() - killedAt) } };
         },
         SETTLE_TIMEOUT_MS,
