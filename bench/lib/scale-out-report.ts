@@ -207,7 +207,7 @@ export function scaleOutSizing(samples: readonly Sample[]): SizingRow[] {
     if (!config) continue;
     for (const r of SIZED_REQUESTS) {
       const step = steps.find((s) => r.step.test(s));
-      if (!step) continue;
+      if (!step || medianOf(samples, config, step, r.metric) === undefined) continue;
       const v = (metric: string): number | null => medianOf(samples, config, step, metric) ?? null;
       const [primaries, replicas, sentinels, busiestPrimary] = ROLES.map((role) => v(`${r.metric}: ${role}`));
       const capacity = (us: number | null | undefined): number | null =>
