@@ -24,6 +24,8 @@ export interface Options {
 /** Scenario 8's kinds of Redis: one redis-server, a Redis Cluster (3 primaries + 3 replicas), Sentinel (primary + replica + 3 sentinels). */
 export type RedisKind = 'single' | 'cluster' | 'sentinel';
 export const REDIS_KINDS: readonly RedisKind[] = ['single', 'cluster', 'sentinel'];
+/** How many primaries scenario 8 gives each kind (bench/lib/redis-kinds.ts starts them so). */
+export const REDIS_PRIMARIES: Readonly<Record<RedisKind, number>> = { single: 1, cluster: 3, sentinel: 1 };
 
 /**
  * Scenario 8's configurations: `one`, one process without Redis; `<kind>:1`, one process on

@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { startRedisCluster, startRedisSentinel } from '../../test/support/redis-topologies.js';
-import type { RedisKind } from './context.js';
+import { REDIS_PRIMARIES, type RedisKind } from './context.js';
 import { cpuSeconds } from './proc.js';
 import { startRedisServer } from './redis-server.js';
 
@@ -85,7 +85,7 @@ export async function startRedisOfKind(kind: RedisKind, prefix: string[]): Promi
     };
   }
   if (kind === 'cluster') {
-    const cluster = await startRedisCluster({ primaries: 3, replicasPerPrimary: 1, nodeTimeoutMs: 15_000 });
+    const cluster = await startRedisCluster({ primaries: REDIS_PRIMARIES.cluster, replicasPerPrimary: 1, nodeTimeoutMs: 15_000 });
     try {
       const primaries = (await cluster.primaries()).map((p) => p.address);
       const pidOf = (a: string): number => {

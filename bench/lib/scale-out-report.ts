@@ -5,7 +5,7 @@
  * kind of Redis and kind of request, the Redis CPU per 1,000 requests and what one Redis core
  * carries per second.
  */
-import { REDIS_KINDS, type RedisKind, type Sample, type ScaleOutConfig } from './context.js';
+import { REDIS_KINDS, REDIS_PRIMARIES, type RedisKind, type Sample, type ScaleOutConfig } from './context.js';
 import { fmt, fmtRatio } from './report.js';
 import { median } from './stats.js';
 
@@ -32,7 +32,11 @@ export interface SizingRow {
   request: string;
   /** The configuration the figures come from (N workers when measured, else one process). */
   config: ScaleOutConfig;
-  /** Redis CPU per 1,000 requests, ms (= µs per request): every process of the kind, and by role. */
+  /**
+   * Redis CPU per 1,000 requests, ms (= µs per request): every process of the kind, and by role,
+   * net of the kind's idle housekeeping (see {@link RedisIdle}) for a request that sends Redis
+   * commands; as measured (the idle spread over the requests) for one that sends none.
+   */
   all: number | null;
   primaries: number | null;
   replicas: number | null;
@@ -53,22 +57,55 @@ export interface SizingRow {
   wholeCluster: number | null;
 }
 
+/**
+ * What a kind's processes spend with no Redis command to serve (cluster bus and replication
+ * pings, sentinels' checks, cron): measured during the plain 2026-07-28 calls, which send
+ * none, as the CPU per call times the calls per second, and subtracted from the sizing figures
+ * at the rate of each step (the slower the requests, the more idle CPU falls on each).
+ */
+export interface RedisIdle {
+  kind: RedisKind;
+  config: ScaleOutConfig;
+  /** ms of CPU per second, over every process of the kind. */
+  msPerSecond: number | null;
+}
+
 export interface ScaleOutReport {
   configs: ScaleOutConfig[];
   rows: ScaleOutRow[];
   costs: ScaleOutCost[];
   sizing: SizingRow[];
+  idle: RedisIdle[];
 }
 
 /** The kinds of request the sizing table has, and the step and metric each is measured by. */
-export const SIZED_REQUESTS: ReadonlyArray<{ request: string; step: RegExp; metric: string; touchesRedis: boolean }> = [
-  { request: '2026-07-28 tools/call (no MRTR)', step: /^tools\/call \d+ conn$/, metric: 'Redis CPU/request', touchesRedis: false },
-  { request: 'MRTR retry (one claim)', step: /^MRTR \d+ clients$/, metric: 'Redis CPU/round trip', touchesRedis: true },
-  { request: '2025-11-25 session request', step: /^legacy tools\/call \d+ sessions$/, metric: 'Redis CPU/request', touchesRedis: true },
+export const SIZED_REQUESTS: ReadonlyArray<{ request: string; step: RegExp; metric: string; rate: string; touchesRedis: boolean }> = [
+  {
+    request: '2026-07-28 tools/call (no MRTR)',
+    step: /^tools\/call \d+ conn$/,
+    metric: 'Redis CPU/request',
+    rate: 'requests/s',
+    touchesRedis: false,
+  },
+  {
+    request: 'MRTR retry (one claim)',
+    step: /^MRTR \d+ clients$/,
+    metric: 'Redis CPU/round trip',
+    rate: 'round trips/s',
+    touchesRedis: true,
+  },
+  {
+    request: '2025-11-25 session request',
+    step: /^legacy tools\/call \d+ sessions$/,
+    metric: 'Redis CPU/request',
+    rate: 'requests/s',
+    touchesRedis: true,
+  },
   {
     request: 'list change (to any number of streams)',
     step: /^list changes on \d+ streams$/,
     metric: 'Redis CPU/change',
+    rate: 'changes/s',
     touchesRedis: true,
   },
 ];
@@ -197,26 +234,66 @@ export function scaleOutCosts(samples: readonly Sample[]): ScaleOutCost[] {
   return out;
 }
 
-/** The sizing table: per kind of Redis measured and kind of request. */
+/** The configuration a kind is sized from: N workers when measured, else one process. */
+function sizedConfig(configs: readonly ScaleOutConfig[], kind: RedisKind): ScaleOutConfig | undefined {
+  return ([`${kind}:N`, `${kind}:1`] as const).find((c) => configs.includes(c));
+}
+
+const plainStepOf = (steps: readonly string[]): string | undefined => steps.find((s) => SIZED_REQUESTS[0]!.step.test(s));
+
+/** Each kind's idle CPU (see {@link RedisIdle}), median over repetitions. */
+export function scaleOutIdle(samples: readonly Sample[]): RedisIdle[] {
+  const configs = configsOf(samples);
+  const plain = plainStepOf([...new Set(samples.map((s) => s.step))]);
+  return REDIS_KINDS.flatMap((kind): RedisIdle[] => {
+    const config = sizedConfig(configs, kind);
+    if (!config || !plain) return [];
+    const msPerSecond = perRep(samples, (at) => {
+      const perCall = at(config, plain, 'Redis CPU/request');
+      const calls = at(config, plain, 'requests/s');
+      return perCall === null || calls === null ? null : (perCall * calls) / 1000;
+    });
+    return [{ kind, config, msPerSecond }];
+  });
+}
+
+/**
+ * The sizing table: per kind of Redis measured and kind of request, medians over repetitions of
+ * the Redis CPU per request net of the idle CPU of the same configuration and repetition.
+ */
 export function scaleOutSizing(samples: readonly Sample[]): SizingRow[] {
   const configs = configsOf(samples);
   const steps = [...new Set(samples.map((s) => s.step))];
+  const plain = plainStepOf(steps);
   const rows: SizingRow[] = [];
   for (const kind of REDIS_KINDS) {
-    const config = ([`${kind}:N`, `${kind}:1`] as const).find((c) => configs.includes(c));
+    const config = sizedConfig(configs, kind);
     if (!config) continue;
     for (const r of SIZED_REQUESTS) {
       const step = steps.find((s) => r.step.test(s));
       if (!step || medianOf(samples, config, step, r.metric) === undefined) continue;
-      const v = (metric: string): number | null => medianOf(samples, config, step, metric) ?? null;
-      const [primaries, replicas, sentinels, busiestPrimary] = ROLES.map((role) => v(`${r.metric}: ${role}`));
+      const figure = (role: (typeof ROLES)[number] | 'all'): number | null =>
+        perRep(samples, (at) => {
+          const raw = at(config, step, role === 'all' ? r.metric : `${r.metric}: ${role}`);
+          if (!r.touchesRedis || raw === null || plain === undefined) return raw;
+          // The idle CPU of the same role (the busiest primary: one primary's share) in µs per second,
+          // spread over this step's requests per second.
+          const idleRole = role === 'busiest primary' ? 'primaries' : role;
+          const idlePerCall = at(config, plain, idleRole === 'all' ? 'Redis CPU/request' : `Redis CPU/request: ${idleRole}`);
+          const calls = at(config, plain, 'requests/s');
+          const rate = at(config, step, r.rate);
+          if (idlePerCall === null || calls === null || !rate) return raw;
+          const idle = (idlePerCall * calls) / (role === 'busiest primary' ? REDIS_PRIMARIES[kind] : 1);
+          return Math.max(0, raw - idle / rate);
+        });
+      const [primaries, replicas, sentinels, busiestPrimary] = ROLES.map(figure);
       const capacity = (us: number | null | undefined): number | null =>
         r.touchesRedis && us !== null && us !== undefined && us > 0 ? 1e6 / us : null;
       rows.push({
         kind,
         request: r.request,
         config,
-        all: v(r.metric),
+        all: figure('all'),
         primaries: primaries!,
         replicas: replicas!,
         sentinels: sentinels!,
@@ -231,7 +308,13 @@ export function scaleOutSizing(samples: readonly Sample[]): SizingRow[] {
 }
 
 export function scaleOutReport(samples: readonly Sample[]): ScaleOutReport {
-  return { configs: configsOf(samples), rows: scaleOutRows(samples), costs: scaleOutCosts(samples), sizing: scaleOutSizing(samples) };
+  return {
+    configs: configsOf(samples),
+    rows: scaleOutRows(samples),
+    costs: scaleOutCosts(samples),
+    sizing: scaleOutSizing(samples),
+    idle: scaleOutIdle(samples),
+  };
 }
 
 /** Where a cluster's keys sit, and what the sizing figures leave out: printed under the sizing table. */
@@ -239,8 +322,12 @@ export const SIZING_NOTES: readonly string[] = [
   'Redis CPU per 1,000 requests is in ms (= µs per request), summed over the processes of each role; "all" adds primaries, replicas and sentinels.',
   "One core carries: 1,000,000 / the primaries' µs per request, what one primary (one shard) has the CPU for when it does nothing else; a replica and each sentinel run on cores of their own.",
   "On a Redis Cluster the MRTR claims ({<prefix>mrtr}) and the list changes ({<prefix>registry}) are each on ONE shard: the whole cluster carries what that one shard does. 2025-11-25 sessions spread over the shards (each its own hash tag): the whole cluster carries about one shard's figure times the shards.",
-  "A 2026-07-28 call that is not an MRTR retry sends Redis nothing: its figure is Redis's idle housekeeping spread over the requests, and it does not bound the rate.",
+  "A 2026-07-28 call that is not an MRTR retry sends Redis nothing: its figure is Redis's idle housekeeping spread over the requests, as measured, and it does not bound the rate. The other rows are net of that idle CPU (per second, below), spread over each step's own requests per second.",
 ];
+
+function idleLines(idle: readonly RedisIdle[]): string[] {
+  return idle.map((i) => `${KIND_NAMES[i.kind]}: ${fmt(i.msPerSecond, 'ms')} of CPU per second over all its processes`);
+}
 
 function sizingTable(sizing: readonly SizingRow[], workers: number): string[][] {
   const carry = (r: SizingRow, v: number | null): string => (!r.touchesRedis ? 'no Redis command' : fmt(v));
@@ -324,6 +411,9 @@ export function scaleOutText(report: ScaleOutReport, workers: number): string {
     ...textOf(sizingTable(report.sizing, workers), 3),
     '',
     ...SIZING_NOTES.map((n) => `- ${n}`),
+    '',
+    'Idle Redis CPU (during the plain 2026-07-28 calls):',
+    ...idleLines(report.idle).map((l) => `  ${l}`),
   ].join('\n');
 }
 
@@ -343,5 +433,9 @@ export function scaleOutMarkdown(report: ScaleOutReport, workers: number): strin
     ...markdownOf(sizingTable(report.sizing, workers), 3),
     '',
     ...SIZING_NOTES.map((n) => `- ${n}`),
+    '',
+    'Idle Redis CPU (during the plain 2026-07-28 calls):',
+    '',
+    ...idleLines(report.idle).map((l) => `- ${l}`),
   ].join('\n');
 }

@@ -63,7 +63,8 @@ test('every ratio to one process without Redis is the median of ratios within a 
 test('the sizing table gives, per kind and request, the Redis CPU per 1,000 requests by role and what one core and a whole cluster carry', () => {
   const samples: Sample[] = [];
   for (const rep of [0, 1]) {
-    // A plain 2026-07-28 call: Redis only idles.
+    // Plain 2026-07-28 calls, 10,000/s: Redis only idles, 1 ms of CPU per second on the primaries and 1 on the replicas.
+    samples.push(sample('cluster:N', rep, 'tools/call 64 conn', 'requests/s', 10_000));
     samples.push(
       ...redisSamples('cluster:N', rep, 'tools/call 64 conn', 'Redis CPU/request', {
         primaries: 0.1,
@@ -72,25 +73,28 @@ test('the sizing table gives, per kind and request, the Redis CPU per 1,000 requ
         busiest: 0.04,
       }),
     );
-    // Sessions spread over 3 shards: 30 µs on the primaries in all, 10 on the busiest.
+    // Sessions spread over 3 shards, 1,000/s: net of the idle (1 µs per request on the primaries,
+    // 1 on the replicas, a third of 1 on the busiest primary), 30 µs on the primaries in all, 10 on the busiest.
+    samples.push(sample('cluster:N', rep, 'legacy tools/call 64 sessions', 'requests/s', 1000));
     samples.push(
       ...redisSamples('cluster:N', rep, 'legacy tools/call 64 sessions', 'Redis CPU/request', {
-        primaries: 30,
-        replicas: 12,
+        primaries: 31,
+        replicas: 13,
         sentinels: 0,
-        busiest: 10,
+        busiest: 10 + 1 / 3,
       }),
     );
-    // MRTR claims on one shard: the busiest primary does all of it.
+    // MRTR claims on one shard, 500/s: the busiest primary does all of it.
+    samples.push(sample('cluster:N', rep, 'MRTR 8 clients', 'round trips/s', 500));
     samples.push(
       ...redisSamples('cluster:N', rep, 'MRTR 8 clients', 'Redis CPU/round trip', {
-        primaries: 40,
-        replicas: 16,
+        primaries: 42,
+        replicas: 18,
         sentinels: 0,
-        busiest: 40,
+        busiest: 40 + 2 / 3,
       }),
     );
-    // Sentinel measured with one process only: its figures come from there.
+    // Sentinel measured with one process only, and no plain calls: its figures come from there, as measured.
     samples.push(
       ...redisSamples('sentinel:1', rep, 'MRTR 8 clients', 'Redis CPU/round trip', {
         primaries: 20,
@@ -123,24 +127,26 @@ test('the sizing table gives, per kind and request, the Redis CPU per 1,000 requ
   const plain = row('cluster', '2026-07-28');
   assert.ok(plain);
   assert.equal(plain.touchesRedis, false);
+  assert.ok(Math.abs(plain.all! - 0.2) < 1e-9, 'as measured: the idle spread over the calls');
   assert.equal(plain.perCore, null, 'a request that sends Redis nothing is not bounded by it');
   assert.equal(plain.wholeCluster, null);
 
   const sessions = row('cluster', '2025-11-25');
   assert.ok(sessions);
   assert.equal(sessions.config, 'cluster:N');
-  assert.equal(sessions.all, 42);
-  assert.equal(sessions.primaries, 30);
-  assert.equal(sessions.replicas, 12);
-  assert.equal(sessions.busiestPrimary, 10);
+  const near = (a: number | null, b: number, what: string) => assert.ok(a !== null && Math.abs(a - b) < 1e-6, `${what}: ${a} is not ${b}`);
+  near(sessions.all, 42, 'all, net of 2 µs of idle per request');
+  near(sessions.primaries, 30, 'primaries, net of idle');
+  near(sessions.replicas, 12, 'replicas, net of idle');
+  near(sessions.busiestPrimary, 10, 'the busiest primary, net of one primary’s idle');
   assert.equal(Math.round(sessions.perCore!), 33_333, 'one shard: 1,000,000 / the primaries’ µs');
   assert.equal(Math.round(sessions.wholeCluster!), 100_000, 'the cluster: until its busiest shard is full');
 
   const claims = row('cluster', 'MRTR');
   assert.ok(claims);
-  assert.equal(claims.all, 56, 'N workers, not the one process');
-  assert.equal(claims.perCore, 25_000);
-  assert.equal(claims.wholeCluster, 25_000, 'keys on one shard: the cluster carries what that shard does');
+  near(claims.all, 56, 'N workers, not the one process, net of 4 µs of idle per round trip');
+  assert.equal(Math.round(claims.perCore!), 25_000);
+  assert.equal(Math.round(claims.wholeCluster!), 25_000, 'keys on one shard: the cluster carries what that shard does');
 
   const sentinelClaims = row('sentinel', 'MRTR');
   assert.ok(sentinelClaims);
@@ -154,6 +160,13 @@ test('the sizing table gives, per kind and request, the Redis CPU per 1,000 requ
   assert.equal(row('sentinel', '2025-11-25'), undefined, 'no row for a request not measured');
 
   const report = scaleOutReport(samples);
+  assert.deepEqual(
+    report.idle.map((i) => [i.kind, i.config, i.msPerSecond]),
+    [
+      ['cluster', 'cluster:N', 2],
+      ['sentinel', 'sentinel:1', null],
+    ],
+  );
   for (const out of [scaleOutText(report, 2), scaleOutMarkdown(report, 2)]) {
     assert.match(out, /Redis Cluster\s*\|?\s*2025-11-25 session request\s*\|?\s*2 workers, Redis Cluster/);
     assert.match(out, /33,333/);
@@ -162,6 +175,7 @@ test('the sizing table gives, per kind and request, the Redis CPU per 1,000 requ
     assert.match(out, /\{<prefix>mrtr\}/);
     assert.match(out, /\{<prefix>registry\}/);
     assert.match(out, /1 process, Sentinel/);
+    assert.match(out, /Redis Cluster: 2\.00 ms of CPU per second/);
   }
   assert.match(scaleOutMarkdown(report, 2), /^\| Redis \| Request \| Measured on \|/m);
 });
