@@ -286,14 +286,17 @@ export function scaleOutSizing(samples: readonly Sample[]): SizingRow[] {
           const idle = (idlePerCall * calls) / (role === 'busiest primary' ? REDIS_PRIMARIES[kind] : 1);
           return Math.max(0, raw - idle / rate);
         });
-      const [primaries, replicas, sentinels, busiestPrimary] = ROLES.map(figure);
+      const [primaries, replicas, sentinels, busiest] = ROLES.map(figure);
+      // One primary never spends more than all of them: the two are medians net of estimated idle, so clamp.
+      const busiestPrimary = busiest === null || primaries === null ? busiest : Math.min(busiest, primaries);
       const capacity = (us: number | null | undefined): number | null =>
         r.touchesRedis && us !== null && us !== undefined && us > 0 ? 1e6 / us : null;
       rows.push({
         kind,
         request: r.request,
         config,
-        all: figure('all'),
+        // The sum of the roles' medians, so that the columns add up.
+        all: primaries === null || replicas === null || sentinels === null ? figure('all') : primaries + replicas + sentinels,
         primaries: primaries!,
         replicas: replicas!,
         sentinels: sentinels!,
