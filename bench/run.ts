@@ -19,8 +19,10 @@
  *   npm run bench -- --profile 1       CPU profile of Janus under scenario 1, 2, 3 or 4 (see profile.ts)
  *   npm run bench -- --heap 5          heap growth per open listen stream (5) or session (3), by constructor
  *   npm run bench -- --strict          exit 2 when a target is not met
- *   npm run bench -- --only scale-out  scenario 8, on request only: one process against N workers on Redis
- *                                      (starts its own redis-server; --workers N, default cores − 1, at least 2)
+ *   npm run bench -- --only scale-out  scenario 8, on request only: one process without Redis against one
+ *                                      process and N workers on each kind of Redis (starts its own: one
+ *                                      redis-server, a Redis Cluster 3+3, Sentinel 1+1+3; --redis single,cluster,sentinel
+ *                                      picks kinds, default all; --workers N, default cores − 1, at least 2)
  *   npm run bench -- --only memory     scenario 9, on request only: RSS and heap after 10^4 and 10^6 echo calls
  *                                      per era and transport (janus and bare; the SDK only if --impls names it)
  */
@@ -33,7 +35,7 @@ import type { Ctx, Options } from './lib/context.js';
 import { WrongAnswer } from './lib/mcp.js';
 import { ALL_IMPLS, IMPLS, setupPinning, type Impl } from './lib/proc.js';
 import { markdownTable, overheadMarkdown, overheadText, summarize, TARGETS, textTable } from './lib/report.js';
-import { scaleOutCosts, scaleOutMarkdown, scaleOutRows, scaleOutText } from './lib/scale-out-report.js';
+import { scaleOutMarkdown, scaleOutReport, scaleOutText } from './lib/scale-out-report.js';
 import { heap } from './heap.js';
 import { profile } from './profile.js';
 import { churn } from './scenarios/churn.js';
@@ -42,7 +44,7 @@ import { httpLoad } from './scenarios/http-load.js';
 import { listen } from './scenarios/listen.js';
 import { mrtrAndList } from './scenarios/mrtr-list.js';
 import { memory } from './scenarios/memory.js';
-import { machineNote, scaleOut, workerCount } from './scenarios/scale-out.js';
+import { machineNote, parseRedisKinds, scaleOut, workerCount } from './scenarios/scale-out.js';
 import { stdio } from './scenarios/stdio.js';
 
 interface Scenario {
@@ -97,6 +99,7 @@ function parseArgs(argv: string[]): Options & { strict: boolean; profile?: strin
     only: selected,
     durationMs: Number(value('duration') ?? (quick ? 1000 : 5000)),
     workers: value('workers') === undefined ? undefined : Number(value('workers')),
+    redisKinds: parseRedisKinds(value('redis')),
     warmupMs: quick ? 300 : 1000,
     impls,
     implsGiven: value('impls') !== undefined,
@@ -174,15 +177,14 @@ async function main(): Promise<number> {
   const scaleSamples = ctx.samples.filter((s) => s.scenario === SCALE_OUT);
   const scale = scaleSamples.length
     ? {
-        rows: scaleOutRows(scaleSamples),
-        costs: scaleOutCosts(scaleSamples),
+        ...scaleOutReport(scaleSamples),
         workers: workerCount(ctx),
         note: machineNote(ctx, workerCount(ctx)),
       }
     : undefined;
   console.log(`\nMedians of ${opts.reps} repetition${opts.reps === 1 ? '' : 's'}; ratios are medians of per-repetition ratios.\n`);
   if (rows.length) console.log(textTable(rows, TITLES));
-  if (scale) console.log(`\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutText(scale.rows, scale.costs, scale.workers)}`);
+  if (scale) console.log(`\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutText(scale, scale.workers)}`);
   const overhead = overheadText(rows, TITLES, opts.impls);
   if (overhead)
     console.log(
@@ -222,7 +224,7 @@ async function main(): Promise<number> {
     `Run ${started.toISOString()}, \`${command}\`, ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.\n` +
       `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, commit ${m.commit}. ${pinning.note}.\n\n` +
       (rows.length ? `${markdownTable(rows, TITLES)}\n` : '') +
-      (scale ? `\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutMarkdown(scale.rows, scale.costs, scale.workers)}\n` : '') +
+      (scale ? `\n${TITLES[SCALE_OUT]} (${scale.note}):\n\n${scaleOutMarkdown(scale, scale.workers)}\n` : '') +
       (overhead
         ? `\nFeatures on (middleware, OpenTelemetry, tasks, authorization), as a ratio to plain Janus in the same repetition (a step only a variant has: its value):\n\n${overheadMarkdown(rows, TITLES, opts.impls)}\n`
         : ''),

@@ -15,12 +15,23 @@ export interface Options {
   connections?: number[];
   /** Extra node flags for the servers under test (profiling: --cpu-prof). */
   nodeFlags?: string[];
-  /** Scenario 8 (scale-out): worker processes of configuration (c) (`--workers`). */
+  /** Scenario 8 (scale-out): worker processes of the `:N` configurations (`--workers`). */
   workers?: number;
+  /** Scenario 8: the kinds of Redis to measure on (`--redis single,cluster,sentinel`; default all). */
+  redisKinds?: readonly RedisKind[];
 }
 
-/** Scenario 8's configurations: one process, one process on Redis, N workers on Redis. */
-export type ScaleOutConfig = 'one' | 'one+redis' | 'workers';
+/** Scenario 8's kinds of Redis: one redis-server, a Redis Cluster (3 primaries + 3 replicas), Sentinel (primary + replica + 3 sentinels). */
+export type RedisKind = 'single' | 'cluster' | 'sentinel';
+export const REDIS_KINDS: readonly RedisKind[] = ['single', 'cluster', 'sentinel'];
+/** How many primaries scenario 8 gives each kind (bench/lib/redis-kinds.ts starts them so). */
+export const REDIS_PRIMARIES: Readonly<Record<RedisKind, number>> = { single: 1, cluster: 3, sentinel: 1 };
+
+/**
+ * Scenario 8's configurations: `one`, one process without Redis; `<kind>:1`, one process on
+ * that kind of Redis; `<kind>:N`, N `node:cluster` workers on it.
+ */
+export type ScaleOutConfig = 'one' | `${RedisKind}:1` | `${RedisKind}:N`;
 
 export interface Sample {
   scenario: string;

@@ -1,30 +1,36 @@
 /**
- * Scenario 8, scale-out on Redis (docs/scale-out.md; run on request: `--only scale-out`). Three
- * configurations of the Janus bench server, interleaved per repetition:
- *   (a) `one`: one process, no Redis;
- *   (b) `one+redis`: one process on Redis (`redisCluster`);
- *   (c) `workers`: N `node:cluster` workers on Redis sharing one port (janus-cluster.ts).
- * The scenario starts its own redis-server and stops it by PID at the end. Servers and Redis
- * run on every core but the load generator's; on 2 cores that is one core for all of them.
+ * Scenario 8, scale-out on Redis (docs/scale-out.md; run on request: `--only scale-out`). The
+ * Janus bench server in up to seven configurations, interleaved per repetition (order rotated),
+ * so that every ratio to `one` comes from the same run:
+ *   `one`: one process, no Redis;
+ *   `<kind>:1`: one process on that kind of Redis (`redisCluster`);
+ *   `<kind>:N`: N `node:cluster` workers on it, sharing one port (janus-cluster.ts);
+ * for each kind given by `--redis` (default all three): `single`, one redis-server; `cluster`,
+ * a Redis Cluster of 3 primaries and 3 replicas; `sentinel`, a primary and a replica watched by
+ * 3 sentinels. The scenario starts each kind once (redis-kinds.ts) and stops it by PID at the
+ * end. Servers and Redis run on every core but the load generator's; on 2 cores that is one
+ * core for all of them. Redis CPU is summed over every process of the kind (the JSON has it
+ * apart for primaries, replicas, sentinels and the busiest primary).
  *
  * 1. 2026-07-28 `tools/call` of `echo` at 64 connections: requests/s, p50/p99, CPU per request
  *    of all server processes (primary and workers) and, apart, of Redis.
  * 2. 2025-11-25 `tools/call` of `echo` in K sessions, one request in flight per session, each
- *    session's requests alternating between two connections that (on (c)) two different workers
- *    hold: on a cluster every legacy request first reloads its session's record (one Redis round
- *    trip), and a session opened on one worker is adopted by the other on its first request
- *    there. K = 64, and K = 1 (sequential): (b) − (a) is what the per-request reload costs.
+ *    session's requests alternating between two connections that (on `:N`) two different
+ *    workers hold: on Redis every legacy request first reloads its session's record (one Redis
+ *    round trip), and a session opened on one worker is adopted by the other on its first
+ *    request there. K = 64, and K = 1 (sequential).
  * 3. One MRTR round trip (`tools/call` → `input_required` → retry with `requestState`); the
- *    retry goes on another connection than the first call, so on (c) it usually reaches
- *    another worker. On (b) and (c) each retry costs one Redis claim: (b) − (a) is what a
- *    Redis round trip costs per request. Sequential (one client), and 8 clients at once.
- * 4. listen fan-out: K streams spread over the instances (the kernel and the primary spread
- *    connections on (c); the workers report how many each holds), M tools `list_changed`
- *    published by one instance; time from the publish call to the last stream, p50/p99 over M.
+ *    retry goes on another connection than the first call, so on `:N` it usually reaches
+ *    another worker. On Redis each retry costs one claim. Sequential, and 8 clients at once.
+ * 4. listen fan-out: K streams spread over the instances, M tools `list_changed` published by
+ *    one instance; time from the publish call to the last stream, p50/p99 over M.
+ * 5. list changes one after another, each awaited on a few streams: changes/s and the CPU per
+ *    change (Redis's does not depend on how many streams listen: it is one script and one
+ *    message to each instance).
  */
 import { dirname, join } from 'node:path';
 import { connect, type Socket } from 'node:net';
-import { orderFor, record, type Ctx, type ScaleOutConfig } from '../lib/context.js';
+import { orderFor, REDIS_KINDS, type RedisKind, record, type Ctx, type ScaleOutConfig } from '../lib/context.js';
 import { type HttpConnection, openConnection, runLoad } from '../lib/http.js';
 import { type Lane, runLaneLoad } from '../lib/lane-load.js';
 import {
@@ -43,10 +49,32 @@ import {
 } from '../lib/mcp.js';
 import { checkEchoHttp, openSession } from '../lib/mcp-http.js';
 import { cpuSeconds, type Pinning, ServerProcess, serverScript, sleep, withTimeout } from '../lib/proc.js';
-import { hasRedisServer, type RedisServer, startRedisServer } from '../lib/redis-server.js';
+import { type RedisCpuSpent, type RedisOfKind, redisCpu, redisCpuSpent, startRedisOfKind } from '../lib/redis-kinds.js';
+import { hasRedisServer } from '../lib/redis-server.js';
 import { latencySummary, quantile } from '../lib/stats.js';
 
-export const SCALE_OUT_CONFIGS: readonly ScaleOutConfig[] = ['one', 'one+redis', 'workers'];
+/** `one`, then each kind's one process and N workers, in the order of `kinds`. */
+export function scaleOutConfigs(kinds: readonly RedisKind[]): ScaleOutConfig[] {
+  return ['one', ...kinds.flatMap((k): ScaleOutConfig[] => [`${k}:1`, `${k}:N`])];
+}
+
+/** `--redis single,cluster,sentinel`: the kinds named, each once, in the order of REDIS_KINDS. */
+export function parseRedisKinds(value: string | undefined): RedisKind[] {
+  if (value === undefined) return [...REDIS_KINDS];
+  const named = value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const n of named)
+    if (!REDIS_KINDS.includes(n as RedisKind)) throw new Error(`unknown --redis kind "${n}" (${REDIS_KINDS.join(', ')})`);
+  if (named.length === 0) throw new Error(`--redis needs at least one kind (${REDIS_KINDS.join(', ')})`);
+  return REDIS_KINDS.filter((k) => named.includes(k));
+}
+
+/** A logged figure in µs; `n/a` without Redis. */
+const fmtUs = (v: number, digits: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(digits));
+
+const kindOf = (c: ScaleOutConfig): RedisKind | undefined => (c === 'one' ? undefined : (c.split(':')[0] as RedisKind));
 const LOAD_CONNECTIONS = 64;
 const MRTR_CLIENTS = 8;
 const LEGACY_SESSIONS = 64;
@@ -68,7 +96,7 @@ export function machineNote(ctx: Ctx, workers: number): string {
   const serverSide = Math.max(1, cores - 1);
   let note = `${workers} workers; servers and Redis on ${serverSide} core${serverSide === 1 ? '' : 's'}, the load generator on one`;
   if (serverSide < workers)
-    note += `: the ${workers} workers (and Redis) share ${serverSide === 1 ? 'one core' : `${serverSide} cores`}, so (c) shows what spreading costs, not what it gains`;
+    note += `: the ${workers} workers (and Redis) share ${serverSide === 1 ? 'one core' : `${serverSide} cores`}, so the N-worker configurations show what spreading costs, not what it gains`;
   return note;
 }
 
@@ -79,24 +107,42 @@ export async function scaleOut(ctx: Ctx, scenario: string): Promise<void> {
   }
   const workers = workerCount(ctx);
   const prefix = serverCores(ctx.pinning);
+  const kinds = ctx.opts.redisKinds ?? REDIS_KINDS;
   ctx.log(`  ${machineNote(ctx, workers)}`);
-  const redis = await startRedisServer(prefix);
+  const started = new Map<RedisKind, RedisOfKind>();
   try {
+    for (const kind of kinds) {
+      const t0 = performance.now();
+      const r = await startRedisOfKind(kind, prefix);
+      started.set(kind, r);
+      const { primaries, replicas, sentinels } = r.pids;
+      ctx.log(
+        `  ${kind}: ${primaries.length} primar${primaries.length === 1 ? 'y' : 'ies'}, ${replicas.length} replica${replicas.length === 1 ? '' : 's'}, ${sentinels.length} sentinel${sentinels.length === 1 ? '' : 's'} (up in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      );
+    }
     for (let rep = 0; rep < ctx.opts.reps; rep++) {
-      for (const config of orderFor(rep, SCALE_OUT_CONFIGS)) {
-        await runConfig(ctx, scenario, rep, config, workers, prefix, redis);
+      for (const config of orderFor(rep, scaleOutConfigs(kinds))) {
+        const kind = kindOf(config);
+        await runConfig(ctx, scenario, rep, config, workers, prefix, kind ? started.get(kind) : undefined);
       }
     }
   } finally {
-    await redis.stop();
+    await Promise.allSettled([...started.values()].map((r) => r.stop()));
   }
 }
 
-function start(ctx: Ctx, config: ScaleOutConfig, rep: number, workers: number, prefix: string[], redis: RedisServer): ServerProcess {
-  const keys = `bench-${process.pid}-${rep}-${config}:`;
-  const onRedis = ['--redis', redis.url, '--prefix', keys];
-  if (config === 'one') return new ServerProcess('janus', { transport: 'http', mode: 'modern', prefix }, ctx.pinning);
-  if (config === 'one+redis') return new ServerProcess('janus', { transport: 'http', mode: 'modern', prefix, args: onRedis }, ctx.pinning);
+function start(
+  ctx: Ctx,
+  config: ScaleOutConfig,
+  rep: number,
+  workers: number,
+  prefix: string[],
+  redis: RedisOfKind | undefined,
+): ServerProcess {
+  const keys = `bench-${process.pid}-${rep}-${config.replace(':', '-')}:`;
+  if (!redis) return new ServerProcess('janus', { transport: 'http', mode: 'modern', prefix }, ctx.pinning);
+  const onRedis = [...redis.serverArgs, '--prefix', keys];
+  if (config.endsWith(':1')) return new ServerProcess('janus', { transport: 'http', mode: 'modern', prefix, args: onRedis }, ctx.pinning);
   const script = join(dirname(serverScript('janus')), 'janus-cluster.js');
   return new ServerProcess(
     'janus',
@@ -112,7 +158,7 @@ async function runConfig(
   config: ScaleOutConfig,
   workers: number,
   prefix: string[],
-  redis: RedisServer,
+  redis: RedisOfKind | undefined,
 ): Promise<void> {
   const srv = start(ctx, config, rep, workers, prefix, redis);
   let pids: number[] = [];
@@ -127,7 +173,8 @@ async function runConfig(
       config,
       srv,
       cpu: () => pids.reduce((s, pid) => s + cpuSeconds(pid), 0),
-      redisCpu: () => cpuSeconds(redis.pid),
+      redisCpu: () => (redis ? redisCpu(redis.pids) : new Map()),
+      redisSpent: (before, after) => (redis ? redisCpuSpent(redis.pids, before, after) : undefined),
       what: `${config} ${scenario}`,
     };
     const ep = { port: srv.port, path: srv.path };
@@ -138,6 +185,7 @@ async function runConfig(
     await mrtrLoad(p, 1);
     await mrtrLoad(p, MRTR_CLIENTS);
     await fanout(p);
+    await changes(p);
     await checkEchoHttp(ep, 'modern', `${p.what} after`);
   } finally {
     await srv.stop();
@@ -158,10 +206,42 @@ interface Probe {
   rep: number;
   config: ScaleOutConfig;
   srv: ServerProcess;
-  /** CPU seconds of all server processes (the primary and its workers on (c)). */
+  /** CPU seconds of all server processes (the primary and its workers on `:N`). */
   cpu: () => number;
-  redisCpu: () => number;
+  /** CPU seconds of each process of this configuration's Redis (none for `one`). */
+  redisCpu: () => Map<number, number>;
+  /** Redis CPU between two readings, by role; undefined for `one`. */
+  redisSpent: (before: Map<number, number>, after: Map<number, number>) => RedisCpuSpent | undefined;
   what: string;
+}
+
+/**
+ * Records the Redis CPU per request (`per`: request, round trip, change) between two readings,
+ * summed over every process of the kind, and apart (in the JSON) for each role and the busiest
+ * primary; null for `one`. Returns the sum in µs per request (NaN for `one`).
+ */
+function recordRedisCpu(
+  p: Probe,
+  base: { scenario: string; step: string; impl: ScaleOutConfig; rep: number },
+  per: string,
+  before: Map<number, number>,
+  after: Map<number, number>,
+  n: number,
+): number {
+  const spent = p.redisSpent(before, after);
+  const perRequest = (s: number): number => (s * 1e6) / n;
+  const metric = `Redis CPU/${per}`;
+  record(p.ctx, { ...base, metric, unit: 'µs', better: 'lower', value: spent ? perRequest(spent.all) : null });
+  if (!spent) return NaN;
+  const parts: Array<[string, number]> = [
+    ['primaries', spent.primaries],
+    ['replicas', spent.replicas],
+    ['sentinels', spent.sentinels],
+    ['busiest primary', spent.busiestPrimary],
+  ];
+  for (const [role, s] of parts)
+    record(p.ctx, { ...base, metric: `${metric}: ${role}`, unit: 'µs', better: 'lower', value: perRequest(s), diagnostic: true });
+  return perRequest(spent.all);
 }
 
 /** Open connections per server process (one entry, or one per worker). */
@@ -244,8 +324,6 @@ function pairUp(placed: Array<{ conn: HttpConnection; at: number }>, sessions: n
   return { pairs, across };
 }
 
-const usesRedis = (c: ScaleOutConfig): boolean => c !== 'one';
-
 async function toolsCallLoad(p: Probe): Promise<void> {
   const { ctx, srv } = p;
   const connections: HttpConnection[] = [];
@@ -255,8 +333,8 @@ async function toolsCallLoad(p: Probe): Promise<void> {
   let id = 1;
   let cpu0 = 0;
   let cpu1 = 0;
-  let redis0 = 0;
-  let redis1 = 0;
+  let redis0 = new Map<number, number>();
+  let redis1 = new Map<number, number>();
   const res = await runLoad({
     connections,
     next: () => render(id++),
@@ -279,23 +357,22 @@ async function toolsCallLoad(p: Probe): Promise<void> {
   const { p50, p99 } = latencySummary(res.latencies);
   const rps = res.requests / res.seconds;
   const cpuPer = ((cpu1 - cpu0) * 1e6) / res.requests;
-  const redisPer = ((redis1 - redis0) * 1e6) / res.requests;
   const base = { scenario: p.scenario, step: `tools/call ${LOAD_CONNECTIONS} conn`, impl: p.config, rep: p.rep };
   record(ctx, { ...base, metric: 'requests/s', unit: 'req/s', better: 'higher', value: rps });
   record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
   record(ctx, { ...base, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
   record(ctx, { ...base, metric: 'server CPU/request', unit: 'µs', better: 'lower', value: cpuPer });
-  record(ctx, { ...base, metric: 'Redis CPU/request', unit: 'µs', better: 'lower', value: usesRedis(p.config) ? redisPer : null });
+  const redisPer = recordRedisCpu(p, base, 'request', redis0, redis1, res.requests);
   record(ctx, { ...base, metric: 'load generator CPU', unit: '%', better: 'lower', value: res.generatorCpu * 100, diagnostic: true });
   ctx.log(
-    `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} tools/call ${LOAD_CONNECTIONS} conn: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, server CPU ${cpuPer.toFixed(1)} µs/req, Redis ${redisPer.toFixed(2)} µs/req, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%, connections per process ${counts.join('/')}`,
+    `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(10)} tools/call ${LOAD_CONNECTIONS} conn: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, server CPU ${cpuPer.toFixed(1)} µs/req, Redis ${fmtUs(redisPer, 2)} µs/req, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%, connections per process ${counts.join('/')}`,
   );
 }
 
 /**
  * 2025-11-25 `tools/call` of `echo` in `sessions` sessions at once, one in flight per session,
  * alternating between the session's two connections. Each session opens (initialize and
- * notifications/initialized) on its first connection; on (c) its first request on the second
+ * notifications/initialized) on its first connection; on `:N` its first request on the second
  * reaches the other worker, which adopts it from Redis (during warm-up).
  */
 async function legacyLoad(p: Probe, sessions: number): Promise<void> {
@@ -314,8 +391,8 @@ async function legacyLoad(p: Probe, sessions: number): Promise<void> {
     });
     let cpu0 = 0;
     let cpu1 = 0;
-    let redis0 = 0;
-    let redis1 = 0;
+    let redis0 = new Map<number, number>();
+    let redis1 = new Map<number, number>();
     const res = await runLaneLoad({
       lanes,
       check: quickEchoCheck,
@@ -338,13 +415,12 @@ async function legacyLoad(p: Probe, sessions: number): Promise<void> {
     const { p50, p99 } = latencySummary(res.latencies);
     const rps = res.requests / res.seconds;
     const cpuPer = ((cpu1 - cpu0) * 1e6) / res.requests;
-    const redisPer = ((redis1 - redis0) * 1e6) / res.requests;
     const base = { scenario: p.scenario, step, impl: p.config, rep: p.rep };
     record(ctx, { ...base, metric: 'requests/s', unit: 'req/s', better: 'higher', value: rps });
     record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
     record(ctx, { ...base, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
     record(ctx, { ...base, metric: 'server CPU/request', unit: 'µs', better: 'lower', value: cpuPer });
-    record(ctx, { ...base, metric: 'Redis CPU/request', unit: 'µs', better: 'lower', value: usesRedis(p.config) ? redisPer : null });
+    const redisPer = recordRedisCpu(p, base, 'request', redis0, redis1, res.requests);
     record(ctx, { ...base, metric: 'load generator CPU', unit: '%', better: 'lower', value: res.generatorCpu * 100, diagnostic: true });
     record(ctx, {
       ...base,
@@ -356,7 +432,7 @@ async function legacyLoad(p: Probe, sessions: number): Promise<void> {
     });
     const perProcess = [...new Set(placed.map((x) => x.at))].sort().map((at) => placed.filter((x) => x.at === at).length);
     ctx.log(
-      `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} ${step}: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms, server CPU ${cpuPer.toFixed(1)} µs/req, Redis ${redisPer.toFixed(2)} µs/req, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%, connections per process ${perProcess.join('/')}, sessions on two processes ${across}/${sessions}`,
+      `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(10)} ${step}: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms, server CPU ${cpuPer.toFixed(1)} µs/req, Redis ${fmtUs(redisPer, 2)} µs/req, generator CPU ${(res.generatorCpu * 100).toFixed(0)}%, connections per process ${perProcess.join('/')}, sessions on two processes ${across}/${sessions}`,
     );
   } finally {
     for (const x of placed) x.conn.close();
@@ -418,7 +494,7 @@ async function mrtrLoad(p: Probe, clients: number): Promise<void> {
   await sleep(durationMs);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = p.cpu() - cpu0;
-  const redisCpu = p.redisCpu() - redis0;
+  const redis1 = p.redisCpu();
   if (phase === 'measure') phase = 'stop';
   try {
     await all;
@@ -432,15 +508,9 @@ async function mrtrLoad(p: Probe, clients: number): Promise<void> {
   record(ctx, { ...base, metric: 'p50 latency', unit: 'ms', better: 'lower', value: p50 });
   record(ctx, { ...base, metric: 'p99 latency', unit: 'ms', better: 'lower', value: p99 });
   record(ctx, { ...base, metric: 'server CPU/round trip', unit: 'µs', better: 'lower', value: (cpu * 1e6) / n });
-  record(ctx, {
-    ...base,
-    metric: 'Redis CPU/round trip',
-    unit: 'µs',
-    better: 'lower',
-    value: usesRedis(p.config) ? (redisCpu * 1e6) / n : null,
-  });
+  const redisPer = recordRedisCpu(p, base, 'round trip', redis0, redis1, n);
   ctx.log(
-    `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} MRTR ${clients} client${clients === 1 ? ' ' : 's'}: ${(n / seconds).toFixed(0)} round trips/s, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms, server CPU ${((cpu * 1e6) / n).toFixed(0)} µs, Redis ${((redisCpu * 1e6) / n).toFixed(1)} µs per round trip, connections per process ${counts.join('/')}`,
+    `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(10)} MRTR ${clients} client${clients === 1 ? ' ' : 's'}: ${(n / seconds).toFixed(0)} round trips/s, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms, server CPU ${((cpu * 1e6) / n).toFixed(0)} µs, Redis ${fmtUs(redisPer, 1)} µs per round trip, connections per process ${counts.join('/')}`,
   );
 }
 
@@ -563,7 +633,71 @@ async function fanout(p: Probe): Promise<void> {
     record(ctx, { ...base, metric: 'time to reach first, p50', unit: 'ms', better: 'lower', value: first50, diagnostic: true });
     record(ctx, { ...base, metric: 'streams on the busiest process', unit: '%', better: 'lower', value: busiest, diagnostic: true });
     ctx.log(
-      `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(9)} listen ${k} streams × ${m} changes: reached all p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (first p50 ${first50.toFixed(1)} ms), streams per process ${counts.join('/')}`,
+      `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(10)} listen ${k} streams × ${m} changes: reached all p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (first p50 ${first50.toFixed(1)} ms), streams per process ${counts.join('/')}`,
+    );
+  } finally {
+    for (const s of streams) s.close();
+  }
+}
+
+/**
+ * Tools `list_changed` one after another, each published by one instance (on `:N` the first
+ * worker) and awaited on a few listen streams spread over the instances: changes/s and the CPU
+ * per change. Redis's part (the change's script and its message to every instance) does not
+ * depend on how many streams listen; the servers' part grows with them (step 4's times).
+ */
+async function changes(p: Probe): Promise<void> {
+  const { ctx, srv } = p;
+  const k = Math.max(4, 2 * workerCount(ctx));
+  const what = `${p.what} list changes on ${k} streams`;
+  const streams = Array.from({ length: k }, (_, i) => new FanoutStream(i + 1));
+  try {
+    const head = postHead(srv.port, srv.path, modernHeaders('subscriptions/listen'));
+    for (const s of streams)
+      await withTimeout(
+        s.open(
+          srv.port,
+          withBody(head, rpc(s.id, 'subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: modernMeta() })),
+        ),
+        30_000,
+        `${what}: opening`,
+      );
+    const counts = await spread(srv, k);
+    let made = 0;
+    const change = async (): Promise<void> => {
+      const j = ++made;
+      let left = k;
+      const reached = new Promise<void>((resolve) => {
+        for (const s of streams) {
+          s.onArrival = (x) => {
+            if (x.arrivals.length === j && --left === 0) resolve();
+          };
+        }
+      });
+      if ((await srv.notify()) === undefined) throw new Error(`${what}: the server cannot publish list_changed`);
+      await withTimeout(reached, 30_000, `${what}: list_changed ${j} to reach every stream`);
+    };
+    const warmUntil = performance.now() + (ctx.opts.quick ? 200 : 500);
+    while (performance.now() < warmUntil) await change();
+    const cpu0 = p.cpu();
+    const redis0 = p.redisCpu();
+    const first = made;
+    const t0 = performance.now();
+    const until = t0 + (ctx.opts.quick ? 500 : 2500);
+    while (performance.now() < until) await change();
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = p.cpu() - cpu0;
+    const redis1 = p.redisCpu();
+    const n = made - first;
+    // Late duplicates would show here: every stream must hold exactly one of each change.
+    await sleep(100);
+    for (const s of streams) s.verify(made, what);
+    const base = { scenario: p.scenario, step: `list changes on ${k} streams`, impl: p.config, rep: p.rep };
+    record(ctx, { ...base, metric: 'changes/s', unit: '/s', better: 'higher', value: n / seconds });
+    record(ctx, { ...base, metric: 'server CPU/change', unit: 'µs', better: 'lower', value: (cpu * 1e6) / n });
+    const redisPer = recordRedisCpu(p, base, 'change', redis0, redis1, n);
+    ctx.log(
+      `  ${p.scenario} rep ${p.rep + 1} ${p.config.padEnd(10)} list changes on ${k} streams: ${(n / seconds).toFixed(0)} changes/s, server CPU ${((cpu * 1e6) / n).toFixed(0)} µs, Redis ${fmtUs(redisPer, 1)} µs per change, streams per process ${counts.join('/')}`,
     );
   } finally {
     for (const s of streams) s.close();

@@ -18,8 +18,15 @@ export interface ServerArgs {
    * the `auth` option, JWT access tokens of a local authorization server (the token in the ready message).
    */
   variant: 'mw' | 'otel' | 'tasks' | 'auth' | undefined;
-  /** Janus only: its shared state on this Redis URL, under `prefix` (scenario 8). */
+  /**
+   * Janus only (scenario 8): its shared state on this Redis URL (`--redis`), on a Redis Cluster
+   * by some of its nodes (`--redis-cluster host:port,…`) or on a Sentinel set
+   * (`--redis-sentinels host:port,… --redis-sentinel-name <name>`), under `prefix`.
+   */
   redis: string | undefined;
+  redisCluster: string[] | undefined;
+  redisSentinels: string[] | undefined;
+  redisSentinelName: string | undefined;
   prefix: string | undefined;
 }
 
@@ -34,7 +41,18 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   if (variant !== undefined && variant !== 'mw' && variant !== 'otel' && variant !== 'tasks' && variant !== 'auth') {
     throw new Error(`unknown --variant ${variant} (mw, otel, tasks, auth)`);
   }
-  return { transport, mode, tools: Number(get('tools') ?? 0), variant, redis: get('redis'), prefix: get('prefix') };
+  const list = (name: string): string[] | undefined => get(name)?.split(',').filter(Boolean);
+  return {
+    transport,
+    mode,
+    tools: Number(get('tools') ?? 0),
+    variant,
+    redis: get('redis'),
+    redisCluster: list('redis-cluster'),
+    redisSentinels: list('redis-sentinels'),
+    redisSentinelName: get('redis-sentinel-name'),
+    prefix: get('prefix'),
+  };
 }
 
 /** Name of the i-th extra tool; every implementation registers the same ones. */

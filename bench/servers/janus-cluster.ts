@@ -5,6 +5,9 @@
  *
  *   node janus-cluster.js --workers 2 --redis redis://127.0.0.1:6380 --prefix bench-1: --mode modern
  *
+ * (or `--redis-cluster host:port,…`, or `--redis-sentinels host:port,… --redis-sentinel-name n`,
+ * passed on to every worker as janus.ts reads them).
+ *
  * It answers the benchmark's control messages for all of them: `ready` once every worker
  * listens (with the port and the workers' PIDs, whose CPU the benchmark adds up), `stats`
  * (each worker's open connections and memory), `gc`, and `notify`, which one worker (the
@@ -28,14 +31,21 @@ const get = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const count = Number(get('workers') ?? 2);
-const redis = get('redis');
-if (!Number.isInteger(count) || count < 1 || !redis) fail('usage: janus-cluster.js --workers <n> --redis <url> [--prefix p] [--mode m]');
+/** Where the workers keep their shared state: the Redis options as given, passed on as they are. */
+const redisArgs = ['redis', 'redis-cluster', 'redis-sentinels', 'redis-sentinel-name'].flatMap((name) => {
+  const v = get(name);
+  return v === undefined ? [] : [`--${name}`, v];
+});
+if (!Number.isInteger(count) || count < 1 || redisArgs.length === 0)
+  fail(
+    'usage: janus-cluster.js --workers <n> (--redis <url> | --redis-cluster <nodes> | --redis-sentinels <sentinels> --redis-sentinel-name <name>) [--prefix p] [--mode m]',
+  );
 
 const here = dirname(fileURLToPath(import.meta.url));
 cluster.setupPrimary({
   exec: join(here, 'janus.js'),
   execArgv: ['--expose-gc'],
-  args: ['--transport', 'http', '--mode', get('mode') ?? 'modern', '--redis', redis!, '--prefix', get('prefix') ?? 'janus-bench:'],
+  args: ['--transport', 'http', '--mode', get('mode') ?? 'modern', ...redisArgs, '--prefix', get('prefix') ?? 'janus-bench:'],
 });
 
 /** One control message to one worker (janus.ts's startControl answers it). */

@@ -13,7 +13,7 @@ const args = parseServerArgs();
 /** The scope every request needs with `--variant auth`; its token carries it. */
 const SCOPE = 'mcp:tools';
 // Scenario 8: the shared state on Redis (one process, or one worker of janus-cluster.ts).
-const cluster = args.redis ? await onRedis(args.redis, args.prefix ?? 'janus-bench:') : undefined;
+const cluster = args.redis || args.redisCluster || args.redisSentinels ? await onRedis(args, args.prefix ?? 'janus-bench:') : undefined;
 // `--variant tasks`: the tasks extension on (its tool-call hook runs for every call); loaded only then, as a program without tasks does not load it.
 const taskExtension = args.variant === 'tasks' ? await import('janus-mcp/tasks') : undefined;
 const server = createServer({
@@ -92,9 +92,11 @@ async function startIssuer() {
 }
 
 /** `janus-mcp/redis` is loaded only when asked for, so the other scenarios' server loads no Redis code. */
-async function onRedis(url: string, prefix: string) {
+async function onRedis(a: typeof args, prefix: string) {
   const { redisCluster } = await import('janus-mcp/redis');
-  return redisCluster({ url, prefix });
+  if (a.redisCluster) return redisCluster({ cluster: { nodes: a.redisCluster }, prefix });
+  if (a.redisSentinels) return redisCluster({ sentinel: { sentinels: a.redisSentinels, name: a.redisSentinelName ?? 'janus' }, prefix });
+  return redisCluster({ url: a.redis!, prefix });
 }
 
 /**
