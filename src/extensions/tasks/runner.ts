@@ -177,6 +177,12 @@ export class TaskRunner implements TaskRuntime, TaskRunnerApi {
     this.stopSignals?.();
     if (this.leaseTimer !== undefined) clearInterval(this.leaseTimer);
     this.leaseTimer = undefined;
+    // Its tasks are handed over now rather than when their leases run out: leased for a
+    // millisecond, they are overdue at the other instances' next look.
+    const holding = [...this.running.values()].filter((r) => r.leased).map((r) => r.taskId);
+    if (holding.length > 0 && this.taskStore !== undefined) {
+      this.taskStore.keepLeases(this.taskStore.instanceId, holding, 1, 0).catch(() => undefined);
+    }
     if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
     this.expiryTimer = undefined;
     this.expiryDue = Number.POSITIVE_INFINITY;
@@ -306,6 +312,12 @@ export class TaskRunner implements TaskRuntime, TaskRunnerApi {
 
   /** The handler's result (a tool error included: §Task Status, `completed` with isError) lands in the task. */
   private settle(record: TaskRecord, running: Running, result: object): void {
+    if (running.cancel.aborted) {
+      // Cancelled or expired (its status says so already), its lease lost (another instance
+      // holds it), or this instance closing (another one takes it over): not this run's to end.
+      running.end();
+      return;
+    }
     const shaped = shapeCallToolResult(shapeVersion(record), result as Record<string, unknown>);
     this.finish(record, running, { status: 'completed', result: shaped });
   }
