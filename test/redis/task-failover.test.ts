@@ -209,7 +209,7 @@ test('2026-07-28 through the client: startTool on A, A SIGKILLed, the same handl
   }
 });
 
-test('2025-11-25 through the client: a session on A, its task resumed through B after A is SIGKILLed: rerun completes, the other fails with the clear error', {
+test('2025-11-25 through the client: a session on A, its tasks resumed through B after A is SIGKILLed: a rerun completes, a rerun that asks fails, the other fails with the clear error', {
   timeout: 120_000,
 }, async () => {
   const { a, b, close } = await deployment();
@@ -218,15 +218,26 @@ test('2025-11-25 through the client: a session on A, its task resumed through B 
   try {
     const rerun = await client.startTool('rerunnable_work', { label: 'legacy-run' });
     const once = await client.startTool('once_work', { label: 'legacy-once' });
-    assert.ok(rerun.taskId && once.taskId, 'both calls are tasks');
+    const asking = await client.startTool('rerunnable_ask', { label: 'legacy-ask' });
+    assert.ok(rerun.taskId && once.taskId && asking.taskId, 'the calls are tasks');
     // The first handles follow through A (tasks/result holds a request there): they end with A.
-    rerun.result().catch(() => undefined);
-    once.result().catch(() => undefined);
-    await Promise.all([a.started(rerun.taskId), a.started(once.taskId)]);
+    for (const handle of [rerun, once, asking]) handle.result().catch(() => undefined);
+    await Promise.all([a.started(rerun.taskId), a.started(once.taskId), a.started(asking.taskId)]);
     steered.steer(b.url);
     await a.kill();
     // The session lives on in Redis: B serves it, and the tasks are resumed there by id.
-    const [again, failed] = await Promise.all([client.resumeTool(rerun.taskId), client.resumeTool(once.taskId)]);
+    const [again, failed, asked] = await Promise.all([
+      client.resumeTool(rerun.taskId),
+      client.resumeTool(once.taskId),
+      client.resumeTool(asking.taskId),
+    ]);
+    // Run again on B, the task cannot send its session's client a request: its ask fails, and so does the task.
+    await assert.rejects(asked.result(), (e: unknown) => {
+      assert.ok(e instanceof McpError, String(e));
+      assert.match(e.message, /runs again on another server instance, which cannot ask its 2025-11-25 client/);
+      return true;
+    });
+    assert.ok(b.stderr().includes(`started ${asking.taskId} ${b.pid}`), 'it did run again on B');
     assert.equal(textOf(await again.result()), `legacy-run done by ${b.pid}`);
     await assert.rejects(failed.result(), (e: unknown) => {
       assert.ok(e instanceof McpError, String(e));
