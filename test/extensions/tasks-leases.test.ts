@@ -37,11 +37,11 @@ function instanceStore(shared: InMemoryTaskStore, instanceId: string): TaskStore
 /** Where each handler started: [instance, task id]; `stopped` holds why each `hold` handler stopped. */
 type Starts = Array<[string, string]> & { stopped?: Map<string, unknown> };
 
-async function instance(shared: InMemoryTaskStore, name: string, starts: Starts, maxRuns?: number) {
+async function instance(shared: InMemoryTaskStore, name: string, starts: Starts, maxRuns?: number, leaseMs = LEASE_MS) {
   const server: Server = createServer({
     name,
     version: '1.0.0',
-    extensions: [tasks({ store: instanceStore(shared, name), leaseMs: LEASE_MS, ...(maxRuns === undefined ? {} : { maxRuns }) })],
+    extensions: [tasks({ store: instanceStore(shared, name), leaseMs, ...(maxRuns === undefined ? {} : { maxRuns }) })],
   });
   server.tool('hold', { extensions: task({ support: 'optional', rerunnable: true }) }, async (_args, ctx) => {
     const id = taskOf(ctx)!.id;
@@ -180,6 +180,33 @@ test('a runner that no longer holds its task (ended without a signal reaching it
     assert.equal((await a.rpc('tasks/get', { taskId })).status, 'cancelled');
   } finally {
     await a.die();
+    shared.close();
+  }
+});
+
+test('a read of a task whose lease ran out takes it over at once, without waiting for the next sweep', async () => {
+  const shared = new InMemoryTaskStore();
+  const starts: Starts = [];
+  const a = await instance(shared, 'a', starts);
+  // B sweeps every 20 minutes: only a read can make it notice in time.
+  const b = await instance(shared, 'b', starts, undefined, 3_600_000);
+  try {
+    const { taskId } = await a.rpc('tools/call', { name: 'hold', arguments: {} });
+    await until(() => starts.length === 1, 'the handler to start on a');
+    // A closes: its lease ends now, and nobody renews it.
+    await a.die();
+    await until(
+      async () => {
+        await b.rpc('tasks/get', { taskId });
+        return starts.length === 2;
+      },
+      'b to take it over on a read',
+      5000,
+    );
+    assert.deepEqual(starts[1], ['b', taskId]);
+  } finally {
+    await a.die();
+    await b.die();
     shared.close();
   }
 });

@@ -1,7 +1,9 @@
 /**
  * The default task store: this process only. Records expire `ttlMs` after creation (ext-tasks
  * §Task Polling: the server MAY discard a task after its TTL), checked on every read and swept
- * in the background by an unref'd timer, so expired tasks neither answer nor pile up.
+ * in the background by an unref'd timer, so expired tasks neither answer nor pile up. Leases
+ * (`keepLeases`) work as on a shared store, for servers of one process that share one store;
+ * the ids of the leased tasks are kept apart, so a look goes over those only.
  */
 import type { InputRequest } from '../../protocol/types.js';
 import { TERMINAL, type TaskChange, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
