@@ -404,7 +404,9 @@ export class TaskRunner implements TaskRuntime, TaskRunnerApi {
     for (const r of this.running.values()) if (r.leased) holding.push(r.taskId);
     let kept: Awaited<ReturnType<TaskStore['keepLeases']>>;
     try {
-      kept = await store.keepLeases(store.instanceId, holding, this.leaseMs, TAKE_OVER_LIMIT);
+      // An instance at its `maxRunning` takes over none: the others will.
+      const room = Math.max(0, Math.min(TAKE_OVER_LIMIT, (this.options.maxRunning ?? 1000) - this.running.size));
+      kept = await store.keepLeases(store.instanceId, holding, this.leaseMs, room);
       this.lookFailed = false;
     } catch (e) {
       if (!this.lookFailed) this.reportError(e);
