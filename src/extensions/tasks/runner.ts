@@ -73,7 +73,7 @@ const HOUR = 3_600_000;
 const TAKE_OVER_LIMIT = 20;
 
 /** The error of a task whose instance died and whose tool may not run again. */
-export function notRerunnable(tool: string | undefined): TaskError {
+function notRerunnable(tool: string | undefined): TaskError {
   const what = tool === undefined ? 'its tool is' : `tool "${tool}" is`;
   return {
     code: ErrorCode.InternalError,
@@ -433,18 +433,14 @@ export class TaskRunner implements TaskRuntime, TaskRunnerApi {
     const host = this.host;
     const request = record.rerun;
     const runs = record.runs ?? 2;
-    const maxRuns = this.options.maxRuns ?? 3;
-    let error: TaskError | undefined;
-    if (request === undefined || design === undefined || host === undefined) error = notRerunnable(record.tool);
-    else if (runs > maxRuns) error = tooManyRuns(record.tool, runs - 1);
-    if (error !== undefined || request === undefined || design === undefined || host === undefined) {
-      const failed = error ?? notRerunnable(record.tool);
-      this.change(record.taskId, { status: 'failed', statusMessage: failed.message, error: failed }).catch((e: unknown) =>
-        this.reportError(e),
-      );
-      return;
-    }
-    this.runAgain(design, record, request, host);
+    if (request === undefined || design === undefined || host === undefined) this.failTakenOver(record, notRerunnable(record.tool));
+    else if (runs > (this.options.maxRuns ?? 3)) this.failTakenOver(record, tooManyRuns(record.tool, runs - 1));
+    else this.runAgain(design, record, request, host);
+  }
+
+  /** A task taken over that does not run again: failed, its error also its status message. */
+  private failTakenOver(record: TaskRecord, error: TaskError): void {
+    this.change(record.taskId, { status: 'failed', statusMessage: error.message, error }).catch((e: unknown) => this.reportError(e));
   }
 
   /** Starts a task's handler again, here, with the request that created it. */
