@@ -2,7 +2,8 @@
  * A 2026-07-28 task-creating `tools/call` whose client goes away before the CreateTaskResult
  * reaches it (streamable-http.mdx §Cancellation: closing the response stream is cancellation),
  * over real HTTP on 127.0.0.1: nobody will ever know the task, so it ends `cancelled` and its
- * handler's signal aborts, or the handler never starts, instead of running on unseen.
+ * handler's signal aborts, or the handler never starts, instead of running on unseen. The same
+ * for a 2025-11-25 call cancelled by `notifications/cancelled` on its channel.
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -12,6 +13,7 @@ import { InMemoryTaskStore, startTask, task, taskOf, tasks, type TaskRecord } fr
 import { MODERN } from '../support/common.js';
 import { aborted, deferred, until } from '../support/wait.js';
 import { HttpPeer, serve, type Served } from '../http-e2e/support.js';
+import { withMemoryPeer } from '../support/peer.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const CAPS = { extensions: { [TASKS]: {} } };
@@ -143,4 +145,33 @@ test('2026-07-28: a task whose CreateTaskResult was delivered runs on when its c
   } finally {
     await served.close();
   }
+});
+
+test('2025-11-25: a task-augmented tools/call cancelled by notifications/cancelled while its task is created ends the task cancelled', async () => {
+  const store = new GatedStore();
+  let started = 0;
+  const server = createServer({ name: 'abort-tasks', version: '1.0.0', extensions: [tasks({ store })] });
+  server.tool('work', { extensions: task('optional') }, async () => {
+    started++;
+    return 'worked';
+  });
+  await withMemoryPeer(
+    server,
+    async (peer) => {
+      const id = peer.id();
+      // Nobody gets an answer to a cancelled request (cancellation.mdx): this one never settles.
+      void peer.request('tools/call', { name: 'work', arguments: {}, task: {} }, { id, timeoutMs: 60_000 }).catch(() => undefined);
+      const record = await store.entered.promise;
+      peer.notify('notifications/cancelled', { requestId: id, reason: 'changed my mind' });
+      store.release.resolve();
+      const state = await until(async () => {
+        const r = await peer.request('tasks/get', { taskId: record.taskId });
+        return r.result?.status === 'cancelled' ? r.result : undefined;
+      }, 'the task to be cancelled');
+      assert.match(state.statusMessage, /cancelled before the task reached its client/);
+      assert.equal(started, 0, 'the handler never started');
+    },
+    { revision: '2025-11-25', handshake: {} },
+  );
+  store.close();
 });
