@@ -1,7 +1,8 @@
 /**
  * Task records on Redis (tasks extension, both designs; docs/scale-out.md §Tasks): a task
  * created on one instance is read, updated and cancelled through any other, while its handler
- * keeps running on the instance that created it.
+ * runs on the instance holding its lease (the one that created it, or the one that took it
+ * over when that one died).
  *
  * `{<prefix>tasks}:task:<id>` is a hash: one field per record property (JSON for `result` and
  * `error`), one `in:<key>` per outstanding input request (its JSON), and `seq` and `createdMs`
@@ -11,6 +12,11 @@
  * `{<prefix>tasks}:task-list:<owner>` orders the ids by creation (`{<prefix>tasks}:task-seq`, one
  * counter for all instances) and `{<prefix>tasks}:task-expiry:<owner>` scores them by expiry, so expired ids are
  * dropped by range and both sets expire with their longest-lived task.
+ *
+ * `{<prefix>tasks}:task-leases` scores the ids of the tasks being run by when their runner's
+ * lease runs out (`leaseUntil`, Redis's clock): `keepLeases` renews an instance's own and takes
+ * over the ones past due in one script, so one instance alone takes over a given task, and a
+ * sweep that finds none costs one range query.
  *
  * `lastUpdatedAt` is the Redis server's TIME, formatted in the script: every instance writes
  * with one clock, so a task's updates keep their order whatever the instances' skew; Redis
@@ -96,13 +102,23 @@ local function input_fields(key)
 end
 `;
 
-/** KEYS: the task, the sequence. ARGV: prefix, id, owner, expiresAt ms ('' for never), then field/value pairs. */
+/**
+ * KEYS: the task, the sequence, the leases. ARGV: prefix, id, owner, expiresAt ms ('' for
+ * never), lease ms ('' for none: counted from Redis's clock), then field/value pairs.
+ */
 const CREATE = `${LIB}
 local now = now_ms()
 local list, expiry = owner_keys(ARGV[1], ARGV[3])
 local seq = redis.call('INCR', KEYS[2])
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'seq', seq, unpack(ARGV, 5))
+redis.call('HSET', KEYS[1], 'seq', seq, unpack(ARGV, 6))
+if ARGV[5] == '' then
+  redis.call('ZREM', KEYS[3], ARGV[2])
+else
+  local lease = now + tonumber(ARGV[5])
+  redis.call('HSET', KEYS[1], 'leaseUntil', lease)
+  redis.call('ZADD', KEYS[3], lease, ARGV[2])
+end
 redis.call('ZADD', list, seq, ARGV[2])
 redis.call('ZADD', expiry, ARGV[4] == '' and '+inf' or ARGV[4], ARGV[2])
 tidy(list, expiry, now)
@@ -120,10 +136,12 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if not status or TERMINAL[status] then return false end
 local now = now_ms()
 if #ARGV > 2 then redis.call('HSET', KEYS[1], unpack(ARGV, 3)) end
--- A terminal task asks for nothing more.
+-- A terminal task asks for nothing more, and nobody holds it.
 if TERMINAL[redis.call('HGET', KEYS[1], 'status')] then
   local inputs = input_fields(KEYS[1])
   if #inputs > 0 then redis.call('HDEL', KEYS[1], unpack(inputs)) end
+  redis.call('HDEL', KEYS[1], 'leaseUntil')
+  redis.call('ZREM', ARGV[1] .. 'task-leases', redis.call('HGET', KEYS[1], 'taskId'))
 end
 redis.call('HSET', KEYS[1], 'lastUpdatedAt', iso(now))
 local at = nil
@@ -142,6 +160,47 @@ end
 local record = redis.call('HGETALL', KEYS[1])
 if at then redis.call('PEXPIREAT', KEYS[1], at) end
 return record
+`;
+
+/**
+ * KEYS: the leases. ARGV: prefix, runner, lease ms, limit, then the ids the runner holds.
+ * Renews the runner's leases on those it still holds, then takes over up to `limit` tasks
+ * whose lease ran out. Returns { ids lost, records taken over }.
+ */
+const KEEP_LEASES = `${LIB}
+local now = now_ms()
+local lease = now + tonumber(ARGV[3])
+local lost = {}
+local renewed = {}
+for i = 5, #ARGV do
+  local key = ARGV[1] .. 'task:' .. ARGV[i]
+  local f = redis.call('HMGET', key, 'status', 'runner')
+  if f[1] and not TERMINAL[f[1]] and f[2] == ARGV[2] then
+    redis.call('HSET', key, 'leaseUntil', lease)
+    redis.call('ZADD', KEYS[1], lease, ARGV[i])
+  else
+    lost[#lost + 1] = ARGV[i]
+  end
+end
+local claimed = {}
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', string.format('(%d', now), 'LIMIT', 0, tonumber(ARGV[4]))
+for _, id in ipairs(due) do
+  local key = ARGV[1] .. 'task:' .. id
+  local status = redis.call('HGET', key, 'status')
+  if not status or TERMINAL[status] then
+    -- Expired (its key is gone) or ended without the update that drops it.
+    redis.call('ZREM', KEYS[1], id)
+  else
+    local inputs = input_fields(key)
+    if #inputs > 0 then redis.call('HDEL', key, unpack(inputs)) end
+    redis.call('HSET', key, 'runner', ARGV[2], 'leaseUntil', lease, 'status', 'working', 'lastUpdatedAt', iso(now))
+    -- A record without runs was run once.
+    redis.call('HSET', key, 'runs', (tonumber(redis.call('HGET', key, 'runs')) or 1) + 1)
+    redis.call('ZADD', KEYS[1], lease, id)
+    claimed[#claimed + 1] = redis.call('HGETALL', key)
+  end
+end
+return { lost, claimed }
 `;
 
 /** KEYS: the task. ARGV: 'in:' .. key, the request's JSON. Returns the record after, or nil. */
@@ -230,19 +289,24 @@ export class RedisTaskStore implements TaskStore {
     const createdMs = Date.parse(record.createdAt);
     if (Number.isNaN(createdMs)) throw new TypeError(`task ${record.taskId}: createdAt ${JSON.stringify(record.createdAt)} is not a time`);
     const expiresAt = record.ttlMs === null ? '' : String(Math.ceil(createdMs + record.ttlMs));
+    // The lease counts from Redis's clock, as its renewals do: the instances' clocks may differ.
+    const leaseMs = record.leaseUntil === undefined ? '' : String(Math.max(0, Math.ceil(record.leaseUntil - Date.now())));
     const fields = [
       ...['taskId', record.taskId, 'status', record.status, 'createdAt', record.createdAt, 'createdMs', String(createdMs)],
       ...['lastUpdatedAt', record.lastUpdatedAt, 'ttlMs', String(record.ttlMs), 'owner', record.owner],
       ...['design', record.design, 'method', record.method, 'runner', record.runner],
       ...optionalFields(record),
     ];
+    if (record.runs !== undefined) fields.push('runs', String(record.runs));
+    if (record.tool !== undefined) fields.push('tool', record.tool);
+    if (record.rerun !== undefined) fields.push('rerun', JSON.stringify(record.rerun));
     for (const [key, request] of Object.entries(record.inputRequests ?? {})) fields.push(`in:${key}`, JSON.stringify(request));
     // The script's reply is Redis acknowledging the write: from then on every instance reads it.
     await this.#run(
       'create',
       CREATE,
-      [this.#key(record.taskId), `${this.#keys}task-seq`],
-      [this.#keys, record.taskId, record.owner, expiresAt, ...fields],
+      [this.#key(record.taskId), `${this.#keys}task-seq`, this.#leases],
+      [this.#keys, record.taskId, record.owner, expiresAt, leaseMs, ...fields],
     );
   }
 
@@ -289,6 +353,17 @@ export class RedisTaskStore implements TaskStore {
     return last === '' ? { records } : { records, nextCursor: last };
   }
 
+  async keepLeases(
+    runner: string,
+    holding: readonly string[],
+    leaseMs: number,
+    limit: number,
+  ): Promise<{ lost: string[]; claimed: TaskRecord[] }> {
+    const args = [this.#keys, runner, String(Math.max(1, Math.ceil(leaseMs))), String(Math.max(0, Math.floor(limit))), ...holding];
+    const [lost, flats] = (await this.#run('keepLeases', KEEP_LEASES, [this.#leases], args)) as [string[], string[][]];
+    return { lost, claimed: flats.map((flat) => toRecord('(taken over)', flat)) };
+  }
+
   async signal(runner: string, signal: TaskSignal): Promise<void> {
     // This instance's own tasks need no round trip (nor a reachable Redis).
     if (runner === this.instanceId) return this.#deliver(signal);
@@ -331,6 +406,11 @@ export class RedisTaskStore implements TaskStore {
 
   #run(what: string, script: string, keys: string[], args: string[]): Promise<unknown> {
     return unavailable(what, this.#link.script(script, keys, args, this.#timeoutMs));
+  }
+
+  /** The sorted set of leased task ids, scored by when their lease runs out. */
+  get #leases(): string {
+    return `${this.#keys}task-leases`;
   }
 
   #key(taskId: string): string {
@@ -389,6 +469,10 @@ function toRecord(taskId: string, flat: readonly string[]): TaskRecord {
       design: get('design') as TaskRecord['design'],
       method: get('method'),
       runner: get('runner'),
+      ...optional('leaseUntil', Number),
+      ...optional('runs', Number),
+      ...optional('tool', String),
+      ...optional('rerun', JSON.parse),
       ...(inputs.length > 0 ? { inputRequests: Object.fromEntries(inputs) } : {}),
       ...optional('result', JSON.parse),
       ...optional('error', JSON.parse),

@@ -82,6 +82,12 @@ export interface ExtensionHost {
   store<T>(key: StoreKey<T>): T | undefined;
   /** Hooks for the handshake era's sessions (`server.onSession`); returns what removes them. */
   onSession(hooks: SessionHooks): () => void;
+  /**
+   * Runs `tools/call` with `params` (`name`, `arguments`) as a plain call with the context
+   * `ctx`, past every extension's hook and the middleware: what the tasks extension runs a
+   * task again with, on an instance that did not take its request.
+   */
+  callTool(params: Params, ctx: RequestContext): Promise<object>;
 }
 
 /**

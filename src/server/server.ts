@@ -130,6 +130,7 @@ export class Server implements ExtensionServer {
       server: this,
       store: (key) => stores?.get(key),
       onSession: (hooks) => this.onSession(hooks),
+      callTool: async (params, ctx) => config.ops.plainCall(params, ctx),
     }));
 
     const config: ServerConfig = {

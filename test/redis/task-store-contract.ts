@@ -249,3 +249,107 @@ export function taskStoreContract(name: string, open: () => Promise<OpenedStore>
     assert.deepEqual(first, [cancel], 'a handler that stopped listening hears nothing more');
   });
 }
+
+/** What a rerunnable task keeps of its request. */
+const RERUN = {
+  name: 'reindex',
+  arguments: { full: true, paths: [], options: {} },
+  requestId: 7,
+  protocolVersion: '2026-07-28',
+  client: { info: { name: 'c', version: '1' }, capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+  transport: 'http',
+  principal: 'alice',
+};
+
+/** Leases: renewed by the runner, taken over once overdue, by exactly one caller. */
+export function taskLeaseContract(name: string, open: () => Promise<OpenedStore>): void {
+  const withStore = (title: string, body: (store: TaskStore) => Promise<void>) =>
+    test(`${name}: ${title}`, async () => {
+      const { store, close } = await open();
+      try {
+        await body(store);
+      } finally {
+        await close();
+      }
+    });
+
+  withStore('a leased task keeps its lease fields; keepLeases renews what the runner holds and reports what it lost', async (store) => {
+    const before = Date.now();
+    const record = newTask(store, { runner: 'a', leaseUntil: before + 60_000, runs: 1, tool: 'reindex', rerun: RERUN });
+    await store.create(record);
+    const got = await store.get(record.taskId);
+    assert.ok(got?.leaseUntil !== undefined);
+    // A store may count the lease from its own clock: about a minute from the create.
+    assert.ok(Math.abs(got.leaseUntil - (before + 60_000)) < 5_000, `leaseUntil ${got.leaseUntil - before} ms after the create`);
+    assert.deepEqual({ ...got, leaseUntil: 0 }, { ...record, leaseUntil: 0 }, 'every other field round-trips');
+
+    const other = newTask(store, { runner: 'b', leaseUntil: Date.now() + 60_000 });
+    const ended = newTask(store, { runner: 'a', leaseUntil: Date.now() + 60_000 });
+    for (const r of [other, ended]) await store.create(r);
+    const done = await store.update(ended.taskId, { status: 'completed', result: RESULT });
+    assert.equal(done?.leaseUntil, undefined, 'a terminal task has no lease');
+    const unknown = randomUUID();
+
+    const renewedFrom = Date.now();
+    const kept = await store.keepLeases('a', [record.taskId, other.taskId, ended.taskId, unknown], 120_000, 10);
+    assert.deepEqual(
+      kept.lost.sort(),
+      [other.taskId, ended.taskId, unknown].sort(),
+      "another runner's, an ended and an unknown task are lost",
+    );
+    assert.deepEqual(kept.claimed, [], 'nothing is overdue');
+    const renewed = await store.get(record.taskId);
+    assert.ok(renewed!.leaseUntil! >= renewedFrom + 120_000 - 5_000, 'renewed for leaseMs from now');
+    assert.equal(renewed!.runner, 'a');
+    assert.equal((await store.get(other.taskId))?.runner, 'b', "another runner's task stays its own");
+  });
+
+  withStore(
+    'an overdue task is taken over once: working, the new runner\u2019s, one run more, its input requests dropped',
+    async (store) => {
+      const parked = newTask(store, { runner: 'dead', leaseUntil: Date.now() + 30, runs: 1, rerun: RERUN, statusMessage: 'asking' });
+      const plain = newTask(store, { runner: 'dead', leaseUntil: Date.now() + 30 });
+      const live = newTask(store, { runner: 'alive', leaseUntil: Date.now() + 60_000 });
+      const unleased = newTask(store, { runner: 'dead' });
+      for (const r of [parked, plain, live, unleased]) await store.create(r);
+      await store.addInput(parked.taskId, 'elicit-0', { method: 'elicitation/create', params: { message: 'Go?' } });
+      const cancelled = newTask(store, { runner: 'dead', leaseUntil: Date.now() + 30 });
+      await store.create(cancelled);
+      await store.update(cancelled.taskId, { status: 'cancelled' });
+      await until(async () => Date.now() > parked.leaseUntil! + 50, 'the short leases to run out');
+
+      // Two instances look at once: each overdue task goes to one of them.
+      const from = Date.now();
+      const [b, c] = await Promise.all([store.keepLeases('b', [], 60_000, 10), store.keepLeases('c', [], 60_000, 10)]);
+      const taken = [...b.claimed.map((r) => ['b', r] as const), ...c.claimed.map((r) => ['c', r] as const)];
+      assert.deepEqual(taken.map(([, r]) => r.taskId).sort(), [parked.taskId, plain.taskId].sort(), 'each overdue task, once');
+      for (const [by, r] of taken) {
+        assert.equal(r.runner, by);
+        assert.equal(r.status, 'working');
+        assert.equal(r.inputRequests, undefined, "the dead run's questions died with it");
+        assert.equal(r.runs, 2, 'one run more (a record without runs was run once)');
+        assert.ok(r.leaseUntil! >= from + 60_000 - 5_000);
+        assert.deepEqual(await store.get(r.taskId), r);
+      }
+      assert.deepEqual(taken.find(([, r]) => r.taskId === parked.taskId)?.[1].rerun, RERUN);
+      assert.equal(taken.find(([, r]) => r.taskId === parked.taskId)?.[1].statusMessage, 'asking');
+      assert.equal((await store.get(live.taskId))?.runner, 'alive', 'a lease not yet out is not taken');
+      assert.equal((await store.get(unleased.taskId))?.runner, 'dead', 'a task without a lease is never taken');
+      assert.equal((await store.get(cancelled.taskId))?.status, 'cancelled', 'an ended task is not taken');
+      const again = await store.keepLeases('d', [], 60_000, 10);
+      assert.deepEqual(again.claimed, [], 'taken over, the leases are not overdue any more');
+    },
+  );
+
+  withStore('keepLeases takes over at most limit tasks per call; the rest at the next', async (store) => {
+    const due = [1, 2, 3].map(() => newTask(store, { runner: 'dead', leaseUntil: Date.now() + 20 }));
+    for (const r of due) await store.create(r);
+    await until(async () => Date.now() > due[2]!.leaseUntil! + 50, 'the leases to run out');
+    const first = await store.keepLeases('b', [], 60_000, 2);
+    assert.equal(first.claimed.length, 2);
+    const second = await store.keepLeases('b', [], 60_000, 2);
+    assert.equal(second.claimed.length, 1);
+    assert.deepEqual([...first.claimed, ...second.claimed].map((r) => r.taskId).sort(), due.map((r) => r.taskId).sort());
+    assert.deepEqual((await store.keepLeases('b', [], 60_000, 2)).claimed, []);
+  });
+}

@@ -17,7 +17,7 @@ import { TASK_STORE } from '../../src/extensions/tasks/index.js';
 import { redisCluster, RedisTaskStore, type RedisCluster, type RedisClusterOptions } from '../../src/redis/index.js';
 import { until } from '../support/wait.js';
 import { startRedis, uniquePrefix, type RedisServer } from './support.js';
-import { newTask, taskStoreContract } from './task-store-contract.js';
+import { newTask, taskLeaseContract, taskStoreContract } from './task-store-contract.js';
 
 let redis: RedisServer;
 before(async () => {
@@ -27,10 +27,12 @@ after(async () => {
   await redis?.stop();
 });
 
-taskStoreContract('InMemoryTaskStore', async () => {
+const openMemory = async () => {
   const store = new InMemoryTaskStore();
   return { store, close: async () => store.close() };
-});
+};
+taskStoreContract('InMemoryTaskStore', openMemory);
+taskLeaseContract('InMemoryTaskStore', openMemory);
 
 /** A cluster's task store: `redisCluster` keeps a `RedisTaskStore` under `TASK_STORE`. */
 function tasksOf(cluster: RedisCluster): RedisTaskStore {
@@ -39,10 +41,12 @@ function tasksOf(cluster: RedisCluster): RedisTaskStore {
   return store;
 }
 
-taskStoreContract('RedisTaskStore', async () => {
+const openRedis = async () => {
   const cluster = await redisCluster({ url: redis.url, prefix: uniquePrefix() });
   return { store: tasksOf(cluster), close: () => cluster.close() };
-});
+};
+taskStoreContract('RedisTaskStore', openRedis);
+taskLeaseContract('RedisTaskStore', openRedis);
 
 /** `n` instances on `url` under one prefix. */
 async function instances(n: number, url: string, options: Omit<RedisClusterOptions, 'url'> = {}) {
@@ -184,6 +188,51 @@ test('keys: a hash per task expiring at createdAt + ttlMs, kept across changes; 
   }
 });
 
+test('leases: one sorted set under the store\u2019s hash tag, scored by Redis\u2019s clock; an overdue task goes to one of two instances; ended and expired tasks leave it', async () => {
+  const { clusters, prefix, close } = await instances(2, redis.url);
+  const [a, b] = clusters.map(tasksOf) as [RedisTaskStore, RedisTaskStore];
+  const raw = await rawClient(redis.url);
+  const leases = `{${prefix}tasks}:task-leases`;
+  const redisNow = async () => {
+    const [s, us] = (await raw.sendCommand(['TIME'])) as [string, string];
+    return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+  };
+  try {
+    const before = await redisNow();
+    const record = newTask(a, { runner: a.instanceId, leaseUntil: Date.now() + 300, runs: 1 });
+    await a.create(record);
+    const score = Number(await raw.zScore(leases, record.taskId));
+    assert.ok(
+      score >= before && score <= (await redisNow()) + 1300,
+      `the lease ends about 300 ms after the create by Redis's clock (${score - before})`,
+    );
+    assert.equal(Number(await raw.hGet(`{${prefix}tasks}:task:${record.taskId}`, 'leaseUntil')), score);
+
+    await until(async () => (await redisNow()) > score + 1000, 'the lease to run out');
+    const [fromA, fromB] = await Promise.all([a.keepLeases(a.instanceId, [], 60_000, 10), b.keepLeases(b.instanceId, [], 60_000, 10)]);
+    const claimed = [...fromA.claimed, ...fromB.claimed];
+    assert.equal(claimed.length, 1, 'one instance takes it over');
+    const taker = fromA.claimed.length === 1 ? a : b;
+    assert.equal(claimed[0]!.runner, taker.instanceId);
+    assert.ok(Number(await raw.zScore(leases, record.taskId)) > score, 'leased again, for the taker');
+    // The one that lost it hears so when it renews.
+    const loser = taker === a ? b : a;
+    assert.deepEqual((await loser.keepLeases(loser.instanceId, [record.taskId], 60_000, 10)).lost, [record.taskId]);
+
+    await taker.update(record.taskId, { status: 'completed', result: { content: [] } });
+    assert.equal(await raw.zScore(leases, record.taskId), null, 'an ended task leaves the set');
+
+    const shortLived = newTask(a, { runner: 'dead', ttlMs: 50, leaseUntil: Date.now() + 10 });
+    await a.create(shortLived);
+    await until(async () => (await raw.exists(`{${prefix}tasks}:task:${shortLived.taskId}`)) === 0, 'the task to expire');
+    assert.deepEqual((await a.keepLeases(a.instanceId, [], 60_000, 10)).claimed, [], 'an expired task is nobody\u2019s');
+    assert.equal(await raw.zScore(leases, shortLived.taskId), null, 'and leaves the set');
+  } finally {
+    await raw.close();
+    await close();
+  }
+});
+
 /** Each command's deadline in the fault tests. */
 const COMMAND_TIMEOUT_MS = 300;
 /** A call that takes longer than this to reject has hung (generous for a busy machine). */
@@ -199,6 +248,7 @@ async function assertEveryCallRejects(store: TaskStore, known: string, peer: str
     ['answer', () => store.answer(known, { k: 1 })],
     ['list', () => store.list('alice', undefined, 10)],
     ['signal', () => store.signal(peer, { type: 'cancel', taskId: known })],
+    ['keepLeases', () => store.keepLeases(store.instanceId, [known], 60_000, 10)],
   ];
   for (const [what, call] of calls) {
     const start = performance.now();

@@ -37,8 +37,10 @@ export class ParkingAsker implements Asker {
         }),
       );
     }
-    // Unique over the task's lifetime (ext-tasks: a key is never reused once answered).
-    const key = `${options?.key ?? SHORT[method]}-${this.seq++}`;
+    // Unique over the task's lifetime (ext-tasks: a key is never reused once answered), runs
+    // again included: a run that took over after its instance died asks under keys of its own.
+    const run = this.running.runs === 1 ? '' : `-r${this.running.runs}`;
+    const key = `${options?.key ?? SHORT[method]}${run}-${this.seq++}`;
     return this.running.park(key, { method, params: { ...params } }).then((answer) => {
       if (!isAnswer(method, answer))
         throw new JanusError('PROTOCOL', `the client's answer to ${method} does not have the shape its result needs`);

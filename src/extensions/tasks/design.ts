@@ -30,10 +30,19 @@ export interface TaskRunner {
     design: TaskDesign,
     options: ToolTaskOptions,
     ctx: Call,
+    params: Params,
     run: (ctx: RequestContext) => Promise<object>,
     requestedTtl: number | undefined,
   ): Promise<object>;
-  deferred(design: TaskDesign, options: ToolTaskOptions, ctx: Call, run: (ctx: RequestContext) => Promise<object>): Promise<object>;
+  deferred(
+    design: TaskDesign,
+    options: ToolTaskOptions,
+    ctx: Call,
+    params: Params,
+    run: (ctx: RequestContext) => Promise<object>,
+  ): Promise<object>;
+  /** 2025-11-25 `tasks/list`: a page of the owner's tasks. */
+  list(owner: string, cursor: string | undefined): Promise<{ records: TaskRecord[]; nextCursor?: string }>;
   change(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
   announce(record: TaskRecord): void;
   toRunner(runner: string, signal: TaskSignal): Promise<void>;
@@ -68,6 +77,11 @@ export interface TaskDesign {
   ): object | Promise<object> | undefined;
   /** How a task it made, now running, reaches its client. */
   reach(runner: TaskRunner, running: Running, site: CallSite): TaskReach;
+  /**
+   * How a task it made reaches its client when it runs again on an instance that took it over
+   * (its instance died): `site` is rebuilt from the stored request, with no session.
+   */
+  reachAgain(runner: TaskRunner, running: Running, site: CallSite): TaskReach;
   /** A running task of this instance ended (whatever its design). */
   ended?(running: Running): void;
   /** A record of its design changed: tell who watches. */

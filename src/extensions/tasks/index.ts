@@ -24,7 +24,7 @@ export { TasksExtension, type TasksOptions } from './extension.js';
 export { task, type TaskHandle, type TaskSupport, type ToolTaskOptions } from './settings.js';
 export { TASK_STORE } from './store-key.js';
 export { EXTENSION_ID as TASKS_EXTENSION } from './methods.js';
-export type { TaskStore, TaskRecord, TaskStatus, TaskChange, TaskSignal, TaskError } from './store.js';
+export type { TaskStore, TaskRecord, TaskRerun, TaskStatus, TaskChange, TaskSignal, TaskError } from './store.js';
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './memory-store.js';
 
 /** The tasks extension, for `createServer({ extensions: [tasks()] })`: one per server. */

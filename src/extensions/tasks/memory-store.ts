@@ -1,7 +1,9 @@
 /**
  * The default task store: this process only. Records expire `ttlMs` after creation (ext-tasks
  * §Task Polling: the server MAY discard a task after its TTL), checked on every read and swept
- * in the background by an unref'd timer, so expired tasks neither answer nor pile up.
+ * in the background by an unref'd timer, so expired tasks neither answer nor pile up. Leases
+ * (`keepLeases`) work as on a shared store, for servers of one process that share one store;
+ * the ids of the leased tasks are kept apart, so a look goes over those only.
  */
 import type { InputRequest } from '../../protocol/types.js';
 import { TERMINAL, type TaskChange, type TaskRecord, type TaskSignal, type TaskStore } from './store.js';
@@ -28,6 +30,8 @@ export class InMemoryTaskStore implements TaskStore {
   readonly instanceId = '';
   private readonly held = new Map<string, Held>();
   private readonly handlers = new Set<(signal: TaskSignal) => void>();
+  /** The ids of the tasks with a lease (`leaseUntil`), so that `keepLeases` looks at those only. */
+  private readonly leased = new Set<string>();
   private seq = 0;
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -42,6 +46,8 @@ export class InMemoryTaskStore implements TaskStore {
     const created = Date.parse(record.createdAt);
     const expires = record.ttlMs === null ? Number.POSITIVE_INFINITY : created + record.ttlMs;
     this.held.set(record.taskId, { record: copy(record), expires, seq: this.seq++ });
+    if (record.leaseUntil !== undefined) this.leased.add(record.taskId);
+    else this.leased.delete(record.taskId);
     this.sweeper ??= startSweeper(this, this.options.sweepMs ?? 60_000);
   }
 
@@ -64,8 +70,12 @@ export class InMemoryTaskStore implements TaskStore {
       r.ttlMs = change.ttlMs;
       held.expires = change.ttlMs === null ? Number.POSITIVE_INFINITY : Date.parse(r.createdAt) + change.ttlMs;
     }
-    // A terminal task asks for nothing more.
-    if (TERMINAL.has(r.status)) delete r.inputRequests;
+    // A terminal task asks for nothing more, and nobody holds it.
+    if (TERMINAL.has(r.status)) {
+      delete r.inputRequests;
+      delete r.leaseUntil;
+      this.leased.delete(taskId);
+    }
     r.lastUpdatedAt = new Date().toISOString();
     return copy(r);
   }
@@ -117,6 +127,44 @@ export class InMemoryTaskStore implements TaskStore {
     return mine.length > size ? { records, nextCursor: String(page[page.length - 1]!.seq) } : { records };
   }
 
+  async keepLeases(
+    runner: string,
+    holding: readonly string[],
+    leaseMs: number,
+    limit: number,
+  ): Promise<{ lost: string[]; claimed: TaskRecord[] }> {
+    const now = Date.now();
+    const until = now + leaseMs;
+    const lost: string[] = [];
+    for (const taskId of holding) {
+      const held = this.live(taskId);
+      if (held === undefined || TERMINAL.has(held.record.status) || held.record.runner !== runner) lost.push(taskId);
+      else {
+        held.record.leaseUntil = until;
+        this.leased.add(taskId);
+      }
+    }
+    const claimed: TaskRecord[] = [];
+    for (const taskId of [...this.leased]) {
+      if (claimed.length >= limit) break;
+      const held = this.live(taskId);
+      if (held === undefined || TERMINAL.has(held.record.status) || held.record.leaseUntil === undefined) {
+        this.leased.delete(taskId);
+        continue;
+      }
+      const r = held.record;
+      if (r.leaseUntil! >= now) continue;
+      r.runner = runner;
+      r.leaseUntil = until;
+      r.runs = (r.runs ?? 1) + 1;
+      r.status = 'working';
+      delete r.inputRequests;
+      r.lastUpdatedAt = new Date(now).toISOString();
+      claimed.push(copy(r));
+    }
+    return { lost, claimed };
+  }
+
   async signal(_runner: string, signal: TaskSignal): Promise<void> {
     for (const h of this.handlers) h(signal);
   }
@@ -133,7 +181,11 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Drops expired records; called by the sweeper. */
   sweep(now = Date.now()): void {
-    for (const [id, h] of this.held) if (h.expires <= now) this.held.delete(id);
+    for (const [id, h] of this.held) {
+      if (h.expires > now) continue;
+      this.held.delete(id);
+      this.leased.delete(id);
+    }
   }
 
   private live(taskId: string): Held | undefined {
@@ -141,6 +193,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (held === undefined) return undefined;
     if (held.expires <= Date.now()) {
       this.held.delete(taskId);
+      this.leased.delete(taskId);
       return undefined;
     }
     return held;

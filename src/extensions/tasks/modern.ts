@@ -12,7 +12,9 @@ import type { ClientView } from '../../server/context.js';
 import { clientDeclares, type ListenGrant, type Params } from '../../server/extension.js';
 import { isObject } from '../../server/guards.js';
 import { modernTaskChannel, ParkingAsker } from './askers.js';
-import type { TaskDesign } from './design.js';
+import type { CallSite } from '../../server/call.js';
+import type { TaskDesign, TaskReach } from './design.js';
+import type { Running } from './running.js';
 import { TERMINAL } from './store.js';
 import { detailedTask, EXTENSION_ID, topicOf } from './wire.js';
 
@@ -67,29 +69,36 @@ export const MODERN_TASKS: TaskDesign = {
     },
   }),
 
-  toolCall(runner, tool, options, ctx, _params, run) {
+  toolCall(runner, tool, options, ctx, params, run) {
     if (!clientDeclares(ctx.client, EXTENSION_ID)) {
       if (options.support !== 'required') return undefined;
       throw undeclared(`Tool ${tool.name} runs only as a task: declare the ${EXTENSION_ID} extension`);
     }
     if (options.support === 'forbidden') return undefined;
-    if (options.start === 'handler') return runner.deferred(MODERN_TASKS, options, ctx, run);
-    return runner.begin(MODERN_TASKS, options, ctx, run, undefined);
+    if (options.start === 'handler') return runner.deferred(MODERN_TASKS, options, ctx, params, run);
+    return runner.begin(MODERN_TASKS, options, ctx, params, run, undefined);
   },
 
-  reach: (_runner, running, site) => ({
+  reach: parked,
+  // The task's asks are parked in its record and answered by tasks/update on any instance: the same on a run again.
+  reachAgain: parked,
+
+  announce(runner, record) {
+    runner.publish(topicOf(record.taskId), { jsonrpc: '2.0', method: 'notifications/tasks', params: detailedTask(record) });
+  },
+};
+
+/** A 2026 task reaches its client through its record: its asks park there, its progress is its status message. */
+function parked(_runner: unknown, running: Running, site: CallSite): TaskReach {
+  return {
     asker: new ParkingAsker(running, site.client.capabilities),
     inbound: modernTaskChannel(running, site.inbound),
     // No progress notifications on tasks (ext-tasks §Task Status Notifications): a progress message is the status message.
     progress: (_p, _t, message) => {
       if (message !== undefined) running.setStatusMessage(message);
     },
-  }),
-
-  announce(runner, record) {
-    runner.publish(topicOf(record.taskId), { jsonrpc: '2.0', method: 'notifications/tasks', params: detailedTask(record) });
-  },
-};
+  };
+}
 
 /** ext-tasks §Task Status Notifications: `taskIds` on `subscriptions/listen`, only for clients that declare the extension. */
 export function listenForTasks(asked: Params, client: ClientView): ListenGrant | undefined {

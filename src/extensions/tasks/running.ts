@@ -32,6 +32,10 @@ export class Running {
    */
   readonly expires: number;
   readonly cancel = new Cancellation();
+  /** Which start of the handler this is: 1, and one more for each take-over (`TaskRecord.runs`). */
+  readonly runs: number;
+  /** Its record is in the store with this instance's lease on it, which the runtime renews from then on. */
+  leased = false;
   // The rest is made when first needed: most tasks never ask, and nobody waits on their results.
   /** 2025-11-25: `tasks/result` requests waiting on this task, newest last; asks go on the newest's stream. */
   private resultStreams: Inbound[] | undefined;
@@ -47,6 +51,7 @@ export class Running {
     readonly session: SiteSession | undefined,
   ) {
     this.taskId = record.taskId;
+    this.runs = record.runs ?? 1;
     this.expires = record.ttlMs === null ? Number.POSITIVE_INFINITY : Date.parse(record.createdAt) + record.ttlMs;
   }
 

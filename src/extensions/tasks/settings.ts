@@ -29,6 +29,16 @@ export interface ToolTaskOptions {
   ttlMs?: number;
   /** How often clients should poll (default: the extension's, one second). */
   pollIntervalMs?: number;
+  /**
+   * Whether the task may run again, from the start, on another instance when the instance
+   * running it dies before it ends (a cluster: docs/scale-out.md §Tasks). Declare it only for an
+   * idempotent tool, one that may run twice with the same arguments, since its first run may
+   * have done part of its work, or all of it, before its instance died. The run again gets
+   * the same arguments and the same client, principal and `ctx.auth` (without the access
+   * token), but not what middleware put in `ctx.state`. Default false: such a task fails
+   * instead, saying that its instance stopped before it finished.
+   */
+  rerunnable?: boolean;
 }
 
 /** The task a tool call runs as (`taskOf(ctx)`). */
@@ -52,6 +62,7 @@ export interface TaskHandle {
  * ```ts
  * server.tool('render', { input, extensions: task('optional') }, async (args, ctx) => { ... });
  * server.tool('survey', { extensions: task({ support: 'required', start: 'handler', ttlMs: 600_000 }) }, handler);
+ * server.tool('reindex', { extensions: task({ support: 'optional', rerunnable: true }) }, idempotentHandler);
  * ```
  */
 export function task(settings: TaskSupport | ToolTaskOptions): Readonly<Record<string, ToolTaskOptions>> {
@@ -65,9 +76,10 @@ export function readSettings(where: string, settings: unknown): ToolTaskOptions 
   const options: unknown = typeof settings === 'string' ? { support: settings } : settings;
   const fail = (why: string) => new JanusError('REGISTRATION', `${where}: ${why}`);
   if (typeof options !== 'object' || options === null) throw fail(`task settings are 'optional', 'required' or { support, ... }`);
-  const { support, start, ttlMs, pollIntervalMs } = options as Record<string, unknown>;
+  const { support, start, ttlMs, pollIntervalMs, rerunnable } = options as Record<string, unknown>;
   if (!SUPPORT.has(support)) throw fail(`task support must be 'forbidden', 'optional' or 'required'`);
   if (start !== undefined && start !== 'call' && start !== 'handler') throw fail(`task start must be 'call' or 'handler'`);
+  if (rerunnable !== undefined && typeof rerunnable !== 'boolean') throw fail('task rerunnable must be true or false');
   for (const [name, value] of [
     ['ttlMs', ttlMs],
     ['pollIntervalMs', pollIntervalMs],

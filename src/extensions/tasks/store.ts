@@ -1,12 +1,15 @@
 /**
- * Task records and where they live. A task runs on the instance that created it (its handler
- * is a live promise there); its record is shared, so `tasks/get`, `tasks/update` and
+ * Task records and where they live. A task runs on one instance at a time, its `runner` (its
+ * handler is a live promise there); its record is shared, so `tasks/get`, `tasks/update` and
  * `tasks/cancel` work on any instance: reads come from the store, and what must reach the
- * running handler (input responses, a cancellation) goes to its instance as a signal.
- * In-process by default (`InMemoryTaskStore`); `janus-mcp/redis` shares it across processes.
+ * running handler (input responses, a cancellation) goes to its instance as a signal. The
+ * runner holds a lease on the task, renewed while the handler runs; a task whose lease ran
+ * out (its instance died) is taken over by one other instance, which runs it again or fails
+ * it (runner.ts, `keepLeases`). In-process by default (`InMemoryTaskStore`); `janus-mcp/redis`
+ * shares it across processes.
  */
 import { extend } from '../../protocol/extend.js';
-import type { InputRequest } from '../../protocol/types.js';
+import type { ClientCapabilities, Implementation, InputRequest, Meta } from '../../protocol/types.js';
 
 /** basic/utilities/tasks.mdx §Task Status; the same five in the 2026 extension. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -51,8 +54,20 @@ export interface TaskRecord {
   readonly design: 'core' | 'extension';
   /** The augmented request (`tools/call`). */
   readonly method: string;
-  /** The instance whose process runs the handler (a cluster's instance id; '' in one process). */
-  readonly runner: string;
+  /** The instance whose process runs the handler (a cluster's instance id; '' in one process); another one's after a take-over. */
+  runner: string;
+  /**
+   * Epoch ms until which `runner` holds the task: renewed while its handler runs, gone once the
+   * task is terminal. Past it, the runner is taken for dead and another instance takes the task
+   * over (`TaskStore.keepLeases`). Undefined: nobody leases the task (nothing takes it over).
+   */
+  leaseUntil?: number;
+  /** How many times the handler was started: 1, and one more for each take-over. */
+  runs?: number;
+  /** The tool a `tools/call` task runs, for messages. */
+  tool?: string;
+  /** What running the task again takes, kept only for a tool declared `rerunnable`. */
+  rerun?: TaskRerun;
   /** 2026 extension: the outstanding requests to the client, by key (input_required). */
   inputRequests?: Record<string, InputRequest>;
   /** Terminal `completed`: the request's result, in the wire shape of the revision it was made on. */
@@ -61,8 +76,48 @@ export interface TaskRecord {
   error?: TaskError;
 }
 
+/**
+ * The request a task runs, as another instance needs it to run the task again: the tool, its
+ * arguments, and who asked in which revision. `auth` is kept without its token.
+ */
+export interface TaskRerun {
+  /** The tool's name. */
+  name: string;
+  /** The arguments, as the client sent them. */
+  arguments: Record<string, unknown>;
+  /** The id of the request that created the task (`ctx.requestId` on a re-run). */
+  requestId: string | number;
+  /** The revision the request was made in. */
+  protocolVersion: string;
+  /** The client, as the request declared it. */
+  client: { info?: Implementation; capabilities: ClientCapabilities };
+  /** The request's `_meta`. */
+  meta?: Meta;
+  /** The handshake-era session id, when there was one. */
+  sessionId?: string;
+  /** What carried the request (`http`, `stdio`, …). */
+  transport: string;
+  /** The authenticated principal, when there was one. */
+  principal?: string;
+  /** The verified identity (`ctx.auth`) without the access token, when there was one. */
+  auth?: {
+    subject: string | undefined;
+    clientId: string | undefined;
+    scopes: string[];
+    issuer: string;
+    audience: string[];
+    expiresAt: number | undefined;
+    claims: Record<string, unknown>;
+  };
+}
+
 /** A new task, `working`, created now under a fresh unguessable id (ext-tasks §Security: task ids are bearer tokens). */
-export function newTaskRecord(fields: Pick<TaskRecord, 'ttlMs' | 'pollIntervalMs' | 'owner' | 'design' | 'method' | 'runner'>): TaskRecord {
+export function newTaskRecord(
+  fields: Pick<
+    TaskRecord,
+    'ttlMs' | 'pollIntervalMs' | 'owner' | 'design' | 'method' | 'runner' | 'leaseUntil' | 'runs' | 'tool' | 'rerun'
+  >,
+): TaskRecord {
   const now = new Date().toISOString();
   // extend, not a spread: on Node 20 an object made by spread that gets more keys costs ~1 µs (src/protocol/extend.ts).
   return extend({ taskId: crypto.randomUUID(), status: 'working' as TaskStatus, createdAt: now, lastUpdatedAt: now }, fields);
@@ -98,14 +153,16 @@ export interface TaskStore {
   /**
    * Stores a new record. Resolves once a `get` on any instance finds it (the extension: a
    * CreateTaskResult is not sent before the task is durably created). It expires `ttlMs`
-   * after creation (never when null).
+   * after creation (never when null). With `leaseUntil`, `runner` holds its lease until then
+   * (a store may count it from its own clock: `leaseUntil - now` from now).
    */
   create(record: TaskRecord): Promise<void>;
   /** A copy of the record, or undefined when unknown or expired. */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**
    * Applies `change` unless the task is already terminal (terminal states are final: a task
-   * cancelled stays cancelled when its handler finishes later). Sets `lastUpdatedAt`. Returns
+   * cancelled stays cancelled when its handler finishes later). Sets `lastUpdatedAt`; a
+   * terminal change ends the lease (`leaseUntil` goes). Returns
    * the record after the change, or undefined when the task is unknown or was terminal.
    */
   update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
@@ -122,6 +179,20 @@ export interface TaskStore {
   answer(taskId: string, responses: Record<string, unknown>): Promise<{ taken: Record<string, unknown>; record: TaskRecord } | undefined>;
   /** 2025-11-25 `tasks/list`: the owner's tasks, newest last, a page at a time. */
   list(owner: string, cursor: string | undefined, limit: number): Promise<{ records: TaskRecord[]; nextCursor?: string }>;
+  /**
+   * The leases of instance `runner`, in one atomic step: renews those of `holding` (the tasks
+   * it runs) to `leaseMs` from now, reporting as `lost` the ones it no longer holds (unknown,
+   * terminal, or taken over); then takes over up to `limit` tasks whose lease ran out (their
+   * runner died): each becomes `runner`'s, `working`, leased for `leaseMs`, with one more
+   * `runs` and no input requests (the dead run's questions died with it). A task is taken
+   * over by one instance only, whichever calls first.
+   */
+  keepLeases(
+    runner: string,
+    holding: readonly string[],
+    leaseMs: number,
+    limit: number,
+  ): Promise<{ lost: string[]; claimed: TaskRecord[] }>;
   /** Tells the instance `runner` something about one of the tasks it runs (a no-op target in one process: see `onSignal`). */
   signal(runner: string, signal: TaskSignal): Promise<void>;
   /** Signals for the tasks this instance runs; returns what stops listening. */

@@ -168,7 +168,8 @@ export class Operations {
     return (taken ?? this.plainCall(params, ctx)) as CallToolResult | Promise<CallToolResult>;
   }
 
-  private plainCall(params: Params, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
+  /** A tool call past the extensions' hook (`ExtensionHost.callTool`). */
+  plainCall(params: Params, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a tool name');
     const tool = this.registry.tools.get(name);

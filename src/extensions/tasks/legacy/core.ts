@@ -107,7 +107,7 @@ export const CORE_TASKS: TaskDesign = {
       run: async (params, _ctx, site) => {
         const cursor = params.cursor;
         if (cursor !== undefined && typeof cursor !== 'string') throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
-        const page = await runner.store.list(ownerOf(site), cursor, runner.options.listPageSize ?? 50);
+        const page = await runner.list(ownerOf(site), cursor);
         const tasks = page.records.filter((r) => r.design === 'core').map(legacyTask);
         return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
       },
@@ -125,7 +125,7 @@ export const CORE_TASKS: TaskDesign = {
     if (options.support === 'forbidden') throw new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} cannot be called as a task`);
     if (!isObject(asked)) throw new McpError(ErrorCode.InvalidParams, 'params.task must be an object');
     const ttl = typeof asked.ttl === 'number' && Number.isInteger(asked.ttl) && asked.ttl > 0 ? asked.ttl : undefined;
-    return runner.begin(CORE_TASKS, options, ctx, run, ttl);
+    return runner.begin(CORE_TASKS, options, ctx, params, run, ttl);
   },
 
   reach(runner, running, site) {
@@ -135,6 +135,26 @@ export const CORE_TASKS: TaskDesign = {
     tieToSession(runner, session, running);
     return { asker: new SessionTaskAsker(running, session), inbound: sessionTaskChannel(running, session, site.inbound) };
   },
+
+  /**
+   * A run again on an instance that took the task over: the session's requests and
+   * notifications stay with the instances that serve the session, so its asks are refused
+   * (a 2025-11-25 client answers only real requests, which this run cannot send) and its
+   * progress goes nowhere; the outcome lands in the record, where `tasks/get` and
+   * `tasks/result` find it.
+   */
+  reachAgain: (_runner, running, site) => ({
+    asker: {
+      ask: (method) =>
+        Promise.reject(
+          new McpError(
+            ErrorCode.InternalError,
+            `${method}: task ${running.taskId} runs again on another server instance, which cannot ask its 2025-11-25 client`,
+          ),
+        ),
+    },
+    inbound: modernTaskChannel(running, site.inbound),
+  }),
 
   ended(running) {
     if (running.session !== undefined) bySession.get(running.session)?.delete(running);
