@@ -99,7 +99,7 @@ export async function startRedisOfKind(kind: RedisKind, prefix: string[]): Promi
         sentinels: [],
       };
       pin(cpuList, [...pids.primaries, ...pids.replicas]);
-      return { kind, serverArgs: ['--redis-cluster', cluster.seeds().join(',')], pids, stop: () => cluster.stop() };
+      return { kind, serverArgs: ['--redis-cluster', cluster.running().join(',')], pids, stop: () => cluster.stop() };
     } catch (e) {
       await cluster.stop();
       throw e;

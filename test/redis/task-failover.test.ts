@@ -12,7 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createClient } from 'redis';
+import { redisLink } from '../../src/redis/index.js';
 import { connect } from '../../src/client/index.js';
 import { McpError } from '../../src/errors/index.js';
 import { textOf } from '../client/helpers.js';
@@ -53,7 +53,7 @@ interface Instance {
 
 async function startInstance(prefix: string, hold: boolean): Promise<Instance> {
   const child = spawn(process.execPath, [INSTANCE_MAIN], {
-    env: { ...process.env, REDIS_URL: redis.url, PREFIX: prefix, LEASE_MS: String(LEASE_MS), HOLD: hold ? '1' : '' },
+    env: { ...process.env, ...redis.env, PREFIX: prefix, LEASE_MS: String(LEASE_MS), HOLD: hold ? '1' : '' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let text = '';
@@ -146,8 +146,7 @@ test('2026-07-28: a task whose tool is not rerunnable fails, saying its instance
   timeout: 120_000,
 }, async (t) => {
   const { a, b, prefix, close } = await deployment();
-  const raw = createClient({ url: redis.url });
-  await raw.connect();
+  const raw = await redisLink({ ...redis.target, onError: () => undefined });
   t.after(() => raw.close());
   try {
     const created = await modern(a.url, 'tools/call', { name: 'once_work', arguments: { label: 'x' } });
@@ -157,7 +156,7 @@ test('2026-07-28: a task whose tool is not rerunnable fails, saying its instance
     const killedAt = Date.now();
     // Read from Redis directly: no tasks/get prompts a look, so B's periodic sweep is what finds it.
     const key = `{${prefix}tasks}:task:${taskId}`;
-    await until(async () => (await raw.hGet(key, 'status')) === 'failed', 'the sweep to fail the task', WAIT_MS);
+    await until(async () => (await raw.hGetAll(key, 2000)).status === 'failed', 'the sweep to fail the task', WAIT_MS);
     const took = Date.now() - killedAt;
     t.diagnostic(`failed by B's sweep ${took} ms after the kill (bound ${BOUND_MS} ms from A's last renewal)`);
     assert.ok(took < BOUND_MS + SLACK_MS, `failed ${took} ms after the kill (bound ${BOUND_MS} ms)`);

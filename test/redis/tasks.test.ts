@@ -52,7 +52,7 @@ async function rpc(peer: HttpPeer, method: string, params: Record<string, unknow
 }
 
 test('a task created on A is read on B at once, answered through C, and completes on A', async () => {
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), (cluster, i) => define(cluster, i));
+  const { instances, close } = await startInstances(3, redis.target, uniquePrefix(), (cluster, i) => define(cluster, i));
   const [a, b, c] = instances.map((i) => new HttpPeer(i.served.url, MODERN));
   try {
     const created = (await rpc(a!, 'tools/call', { name: 'ask_then_finish', arguments: {} })).result;
@@ -79,7 +79,7 @@ test('a task created on A is read on B at once, answered through C, and complete
 });
 
 test('a task cancelled on B stops its handler on A; every instance then reads it cancelled', async () => {
-  const { instances, close } = await startInstances(2, redis.url, uniquePrefix(), (cluster, i) => define(cluster, i));
+  const { instances, close } = await startInstances(2, redis.target, uniquePrefix(), (cluster, i) => define(cluster, i));
   const [a, b] = instances.map((i) => new HttpPeer(i.served.url, MODERN));
   try {
     const taskId: string = (await rpc(a!, 'tools/call', { name: 'wait_forever', arguments: {} })).result.taskId;
