@@ -131,8 +131,9 @@ const count = (value: string | undefined): number => Number(value ?? '0') || 0;
 
 /**
  * The deployment's list change counters (`{<prefix>registry}:lists`), as last read: fresh until
- * the backplane announces a list change, then read again by the next request that needs them.
- * The counters only grow, so two reads merge by taking the larger of each.
+ * the backplane announces a list change (or this instance may have missed one), then read again
+ * by the next request that needs them. Reads are made one at a time (session-store.ts), so the
+ * last one is the newest, also when Redis lost its data and counts from zero again.
  */
 export class ListCounters {
   #values: Lists = {};
@@ -150,19 +151,21 @@ export class ListCounters {
     return this.#stale ? undefined : this.#values;
   }
 
-  /** Taken before a read: `merge` keeps the counters stale if a change was announced meanwhile. */
+  /** Taken before a read: `take` keeps the counters stale if a change was announced meanwhile. */
   get mark(): number {
     return this.#changes;
   }
 
-  /** Takes a read; the same object while no counter grew, so records made from it need not be made again. */
-  merge(read: Lists, mark: number): Lists {
-    let merged: Record<string, string> | undefined;
-    for (const [kind, value] of Object.entries(read)) {
-      if (count(value) > count(this.#values[kind])) (merged ??= { ...this.#values })[kind] = value;
-    }
-    if (merged !== undefined) this.#values = merged;
+  /** Takes a read; the same object while no counter moved, so records made from it need not be made again. */
+  take(read: Lists, mark: number): Lists {
+    if (!sameCounts(read, this.#values)) this.#values = read;
     if (mark === this.#changes) this.#stale = false;
     return this.#values;
   }
+}
+
+function sameCounts(a: Lists, b: Lists): boolean {
+  const kinds = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const kind of kinds) if (count(a[kind]) !== count(b[kind])) return false;
+  return true;
 }

@@ -164,12 +164,11 @@ export class RedisSessionStore implements SessionStore {
     const keep = this.#link.listening && this.#handlers.size > 0;
     const ticket = this.#copies.begin(id);
     const sentAt = performance.now();
-    const mark = this.#lists.mark;
     let reply: unknown;
-    let read: Lists;
+    let lists: Lists;
     try {
       // The counters live in the deployment's slot, the session in its own: two commands, sent together.
-      [reply, read] = await Promise.all([
+      [reply, lists] = await Promise.all([
         this.#run(LOAD, this.#keys(id), [ttl(this.#expiresIn(ttlMs)), keep ? this.instanceId : '', ttl(lease), String(INFO_GRACE_MS)]),
         this.#link.hGetAll(listsKey(this.#prefix), this.#timeoutMs),
       ]);
@@ -177,7 +176,6 @@ export class RedisSessionStore implements SessionStore {
       this.#copies.failed(id, ticket);
       throw error;
     }
-    const lists = this.#lists.merge(read, mark);
     if (!Array.isArray(reply)) {
       this.#copies.end(id, ticket, undefined);
       return undefined;
@@ -190,7 +188,6 @@ export class RedisSessionStore implements SessionStore {
         ? { fields, subscriptions, validUntil: sentAt + lease, renewAt: sentAt + lease / 2, made: { lists, record } }
         : undefined;
     this.#copies.end(id, ticket, copy);
-    if (copy !== undefined) this.#watchDeafness();
     return record;
   }
 
@@ -288,6 +285,7 @@ export class RedisSessionStore implements SessionStore {
 
   onSignal(handler: (signal: SessionSignal) => void): () => void {
     this.#handlers.add(handler);
+    this.#watchDeafness();
     return () => {
       this.#handlers.delete(handler);
       if (this.#handlers.size === 0) this.#letGo();
@@ -367,7 +365,7 @@ export class RedisSessionStore implements SessionStore {
     const mark = this.#lists.mark;
     const reading = this.#link
       .hGetAll(listsKey(this.#prefix), this.#timeoutMs)
-      .then((read) => this.#lists.merge(read, mark))
+      .then((read) => this.#lists.take(read, mark))
       .finally(() => {
         if (this.#listsReading === reading) this.#listsReading = undefined;
       });
@@ -382,15 +380,11 @@ export class RedisSessionStore implements SessionStore {
     return undefined;
   }
 
-  /** While copies exist, a lost subscription drops them at once, not only when a request comes. */
+  /** A lost subscription drops the copies (and the counters) at once, not only when a request comes. */
   #watchDeafness(): void {
     if (this.#watch !== undefined) return;
     this.#watch = setInterval(() => {
       if (!this.#link.listening) this.#deaf();
-      if (this.#copies.held().length === 0) {
-        clearInterval(this.#watch);
-        this.#watch = undefined;
-      }
     }, DEAFNESS_CHECK_MS);
     this.#watch.unref?.();
   }
