@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createConnection } from 'node:net';
 import type { Server } from '../../src/server/index.js';
 import { redisCluster, type RedisCluster, type RedisClusterOptions } from '../../src/redis/index.js';
+import type { ServeHttpOptions } from '../../src/transports/http/index.js';
 import { serve, type Served } from '../http-e2e/support.js';
 import { freePort } from '../support/example-process.js';
 import { until } from '../support/wait.js';
@@ -110,7 +111,8 @@ export interface Instance {
 
 /**
  * `n` instances of one server definition (`define` builds it around the cluster it is given, and its index),
- * all on `url` under `prefix` (with `options`, e.g. `onError`), each served on its own 127.0.0.1 port.
+ * all on `url` under `prefix` (with `options`, e.g. `onError`), each served on its own 127.0.0.1 port
+ * (with `http`, e.g. `sessionIdleMs`).
  */
 export async function startInstances(
   n: number,
@@ -118,6 +120,7 @@ export async function startInstances(
   prefix: string,
   define: (cluster: RedisCluster, index: number) => Server,
   options: Omit<RedisClusterOptions, 'url' | 'prefix'> = {},
+  http: ServeHttpOptions = {},
 ): Promise<{ instances: Instance[]; close(): Promise<void> }> {
   const instances: Instance[] = [];
   // Everything is closed even when a server reports errors (its close throws them), so a failed test ends instead of hanging on open connections.
@@ -133,7 +136,7 @@ export async function startInstances(
     for (let i = 0; i < n; i++) {
       const cluster = await redisCluster({ ...options, url, prefix });
       try {
-        instances.push({ served: await serve(define(cluster, i)), cluster });
+        instances.push({ served: await serve(define(cluster, i), http), cluster });
       } catch (error) {
         await cluster.close();
         throw error;
