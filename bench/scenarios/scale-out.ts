@@ -47,6 +47,12 @@ import { hasRedisServer, type RedisServer, startRedisServer } from '../lib/redis
 import { latencySummary, quantile } from '../lib/stats.js';
 
 export const SCALE_OUT_CONFIGS: readonly ScaleOutConfig[] = ['one', 'one+redis', 'workers'];
+
+/**
+ * `BENCH_SCALE_OUT_STEPS=legacy`: only step 2 (legacy sessions), for repeating it more often
+ * in the time a full run takes when the machine is noisy.
+ */
+const legacyOnly = (): boolean => process.env.BENCH_SCALE_OUT_STEPS === 'legacy';
 const LOAD_CONNECTIONS = 64;
 const MRTR_CLIENTS = 8;
 const LEGACY_SESSIONS = 64;
@@ -132,12 +138,15 @@ async function runConfig(
     };
     const ep = { port: srv.port, path: srv.path };
     await checkEchoHttp(ep, 'modern', `${p.what} before`);
-    await toolsCallLoad(p);
+    const all = !legacyOnly();
+    if (all) await toolsCallLoad(p);
     await legacyLoad(p, LEGACY_SESSIONS);
     await legacyLoad(p, 1);
-    await mrtrLoad(p, 1);
-    await mrtrLoad(p, MRTR_CLIENTS);
-    await fanout(p);
+    if (all) {
+      await mrtrLoad(p, 1);
+      await mrtrLoad(p, MRTR_CLIENTS);
+      await fanout(p);
+    }
     await checkEchoHttp(ep, 'modern', `${p.what} after`);
   } finally {
     await srv.stop();

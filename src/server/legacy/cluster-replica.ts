@@ -1,6 +1,7 @@
 /**
- * A session any instance of a cluster serves: its state is reloaded from the shared record
- * before each request and written through (shared-session.ts), its unsolicited messages go to
+ * A session any instance of a cluster serves: its state is taken from the shared record before
+ * each request (the store answers from its copy when it may: the same record object, applied
+ * once) and written through (shared-session.ts), its unsolicited messages go to
  * whichever instance holds its GET stream, and answers and cancellations find the instance they
  * belong to. What the other instances signal about it arrives here (`heard`).
  */

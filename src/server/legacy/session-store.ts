@@ -85,7 +85,7 @@ export type SubscribeOutcome = 'ok' | 'full' | 'gone';
  * The shared side of legacy sessions. Every method that returns a promise rejects when the
  * store cannot be reached; a session that does not exist (ended, or expired) is not an error.
  * `ttlMs` is how long a session may go unused before its record expires (the transport's
- * idle expiry); every load renews it.
+ * idle expiry); loads renew it, so that a session used within `ttlMs` does not expire.
  */
 export interface SessionStore {
   /** This instance's id among the cluster's: unique, free of '.', '#' and whitespace. */
