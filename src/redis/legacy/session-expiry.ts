@@ -78,7 +78,8 @@ export class ExpirySweep {
       for (const id of due) await this.#settle(id);
       this.#failing = false;
     } catch (cause) {
-      if (!this.#failing) {
+      // A lost connection is the link's to report (once per outage); anything else is reported here, once until a sweep succeeds.
+      if (!this.#failing && this.o.link.listening) {
         const error = new Error('[janus-mcp/redis] could not sweep expired sessions (their onClosed waits for the next sweep)');
         error.cause = cause;
         this.o.onError(error);
