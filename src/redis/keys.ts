@@ -9,6 +9,8 @@
  * - `{<prefix>mrtr}:…`: the ring of sealing secrets, its epoch, the channel rotations are
  *   announced on, and the one-time-use records of `requestState` (checked against the epoch in
  *   one step). One slot: a claim is one small SET there.
+ * - `{<prefix>sessions}:…`: when each handshake-era session expires, swept by every instance
+ *   so that one runs the session's `onClosed` (each entry is claimed in one step there).
  * - per session, per SSE stream, per task: their own tags, spread over the shards.
  */
 
@@ -25,3 +27,6 @@ export const epochKey = (prefix: string): string => `{${prefix}mrtr}:epoch`;
 export const rotatedChannel = (prefix: string): string => `{${prefix}mrtr}:rotated`;
 /** The record that a `requestState` was used. */
 export const usedKey = (prefix: string, id: string): string => `{${prefix}mrtr}:used:${id}`;
+
+/** The sorted set of handshake-era sessions by expiry (ms since the epoch, Redis's clock). */
+export const sessionExpiryKey = (prefix: string): string => `{${prefix}sessions}:expiry`;

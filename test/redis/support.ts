@@ -14,6 +14,7 @@ import {
   type RedisClusterTopology,
   type RedisSentinelTopology,
 } from '../support/redis-topologies.js';
+import type { ServeHttpOptions } from '../../src/transports/http/index.js';
 import { serve, type Served } from '../http-e2e/support.js';
 import { freePort } from '../support/example-process.js';
 import { until } from '../support/wait.js';
@@ -209,7 +210,7 @@ export interface Instance {
 /**
  * `n` instances of one server definition (`define` builds it around the cluster it is given, and its index),
  * all on one Redis (a URL, or any topology) under `prefix` (with `options`, e.g. `onError`), each served
- * on its own 127.0.0.1 port.
+ * on its own 127.0.0.1 port (with `http`, e.g. `sessionIdleMs`).
  */
 export async function startInstances(
   n: number,
@@ -217,6 +218,7 @@ export async function startInstances(
   prefix: string,
   define: (cluster: RedisCluster, index: number) => Server,
   options: Omit<RedisClusterOptions, 'url' | 'cluster' | 'sentinel' | 'prefix'> = {},
+  http: ServeHttpOptions = {},
 ): Promise<{ instances: Instance[]; close(): Promise<void> }> {
   const instances: Instance[] = [];
   // Everything is closed even when a server reports errors (its close throws them), so a failed test ends instead of hanging on open connections.
@@ -232,7 +234,7 @@ export async function startInstances(
     for (let i = 0; i < n; i++) {
       const cluster = await redisCluster({ ...options, ...(typeof where === 'string' ? { url: where } : where), prefix });
       try {
-        instances.push({ served: await serve(define(cluster, i)), cluster });
+        instances.push({ served: await serve(define(cluster, i), http), cluster });
       } catch (error) {
         await cluster.close();
         throw error;

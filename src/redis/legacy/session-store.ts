@@ -5,15 +5,39 @@
  * Per session, `<prefix>session:{<id>}` is a hash: `v` the negotiated version, `p` who opened
  * it (when authenticated), `caps` and `info` the client's capabilities and implementation
  * (JSON), `init` once initialized, `log` the level, `holder` the instance holding its GET
- * stream, and per list kind `f:<kind>` (the
- * list's version when the client last fetched it) and `t:<kind>` (its version when a change
- * last reached the client live). `<prefix>session:{<id>}:subs` is the set of subscribed URIs.
- * Both expire after the session's idle time unused; every load renews them. `{<prefix>registry}:lists`
- * counts the changes of each list (the backplane bumps it as it publishes one), so "changed
- * since the client fetched it" needs no walk over sessions: a list is to be announced again
- * when its count passed both `f:` and `t:`. Each operation is one round trip (a Lua script
- * where it reads and writes), and a second, sent with it, where it needs the counters: they live
- * in the deployment's slot and a session in its own, which a Redis Cluster cannot join in one script.
+ * stream, and per list kind `f:<kind>` (the list's version when the client last fetched it)
+ * and `t:<kind>` (its version when a change last reached the client live). Beside it, with the
+ * same hash tag: `:subs` the subscribed URIs, `:knowers` the instances holding a copy, `:info`
+ * what the expiry hook needs (session-scripts.ts). `{<prefix>registry}:lists` counts the changes
+ * of each list (the backplane bumps it as it publishes one), so "changed since the client
+ * fetched it" needs no walk over sessions: a list is to be announced again when its count
+ * passed both `f:` and `t:`. `{<prefix>sessions}:expiry` lists the sessions by expiry, for the
+ * sweep that runs the hook of those that expire (session-expiry.ts).
+ *
+ * **Copies.** Reading the record before every request would cost each request a round trip
+ * (the session may have changed, or ended, through another instance). Instead each instance
+ * keeps a copy of the sessions it serves and answers from it without Redis, under two rules:
+ *
+ * - A copy has a **lease** (`copyLeaseMs`, at most a quarter of the idle time), counted from
+ *   before the load that made it was sent; Redis records the lease's end with the instance in
+ *   `:knowers`. A request in the second half of the lease renews it in the background, and
+ *   with it the record's expiry; a copy whose lease ended is loaded again before use.
+ * - Every write (log level, subscriptions, the "fetched"/"told" markers, the GET stream's
+ *   holder, the end of the session) is one script that also answers with the other knowers and
+ *   their leases' remaining time. The writer drops its own copy, publishes a drop to each
+ *   knower's channel, and resolves only once each has answered that it dropped its copy, or its
+ *   lease has ended (as Redis counts it, plus a margin): **once a write resolved, no instance
+ *   uses a copy older than it.** A client's next request reaches its next instance after the
+ *   write's answer, so that instance holds no older copy and loads the record (read-your-writes
+ *   across instances). A load that was under way when a drop arrived does not become a copy.
+ *
+ * An instance whose subscription is down (`RedisLink.listening` false) cannot hear drops: it
+ * drops every copy and loads before each request until it listens again; a drop missed in a
+ * reconnection that happened between two checks costs writers a wait of at most one lease. A
+ * write whose reply never came (Redis failed midway) may have happened: the writer then
+ * publishes a drop to every instance, unanswered. List changes come from the backplane, not
+ * from a write here: the counters are read again once its event arrives, so a change reaches
+ * the announcements of an instance's responses when its streams hear of it too.
  *
  * Signals are published (sharded on a cluster) on `<prefix>signals:<instance>` (one instance) or
  * `<prefix>signals:all`, heard on the subscribed connection. Publish/subscribe is at most
@@ -21,9 +45,11 @@
  */
 import { LOGGING_LEVELS, classify, type Implementation } from '../../protocol/index.js';
 import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../../server/legacy/spi.js';
-import { listsKey } from '../keys.js';
+import { eventsChannel, listsKey, sessionExpiryKey } from '../keys.js';
 import type { RedisLink } from '../link.js';
-
+import { type Copy, ListCounters, type Lists, SessionCopies } from './session-copies.js';
+import { type ExpiredHandler, ExpirySweep } from './session-expiry.js';
+import { CREATE, ENLIST, FORGET, HOLD, LOAD, MARK, REMOVE, SUBSCRIBE, UNHOLD, UNSUBSCRIBE, UPDATE } from './session-scripts.js';
 /** How a `RedisSessionStore` keys and bounds the handshake era's shared session records. */
 export interface RedisSessionStoreOptions {
   /** Key and channel prefix, one per server deployment (default 'janus:'). */
@@ -32,79 +58,29 @@ export interface RedisSessionStoreOptions {
   commandTimeoutMs?: number;
   /** Reports signals that are not ones and handlers that threw (default: console.error). */
   onError?: (error: Error) => void;
+  /**
+   * How long an instance answers from its copy of a session without asking Redis (default
+   * 5000 ms; at most a quarter of the session's idle time). It is also the longest a write
+   * waits for an instance that does not confirm it dropped its copy (one that died, or whose
+   * subscription is down).
+   */
+  copyLeaseMs?: number;
+  /** Mean time between two sweeps for sessions that expired, per instance (default 1000 ms). */
+  expirySweepMs?: number;
 }
 
 type ListKind = SessionRecord['unannounced'][number];
 const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources'];
 
-/**
- * KEYS: the session. ARGV: ttl, version, caps, info (or ''), principal (or ''), then the
- * counters of tools, prompts, resources as read before: every list counts as fetched now.
- */
-const CREATE = `
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'caps', ARGV[3], 'f:tools', ARGV[6], 'f:prompts', ARGV[7], 'f:resources', ARGV[8])
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'info', ARGV[4]) end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'p', ARGV[5]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-return 1
-`;
+/** How long a session's hook data outlives its record, for a sweep to find it. */
+const INFO_GRACE_MS = 15 * 60_000;
+/** How often an instance checks that it still hears drops (its copies go when it does not). */
+const DEAFNESS_CHECK_MS = 100;
 
-/** KEYS: the session, its subscriptions. ARGV: ttl. */
-const LOAD = `
-local h = redis.call('HGETALL', KEYS[1])
-if #h == 0 then return false end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return {h, redis.call('SMEMBERS', KEYS[2])}
-`;
-
-/** KEYS: the session. ARGV: field, value pairs. */
-const UPDATE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return 1
-`;
-
-/** KEYS: the session, its subscriptions. ARGV: uri, max. Returns { outcome, holder or '' }. */
-const SUBSCRIBE = `
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then return {'gone', ''} end
-local holder = redis.call('HGET', KEYS[1], 'holder') or ''
-if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then
-  if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[2]) then return {'full', holder} end
-  redis.call('SADD', KEYS[2], ARGV[1])
-end
-redis.call('PEXPIRE', KEYS[2], ttl)
-return {'ok', holder}
-`;
-
-/** KEYS: the session, its subscriptions. ARGV: uri. Returns the holder or ''. */
-const UNSUBSCRIBE = `
-redis.call('SREM', KEYS[2], ARGV[1])
-return redis.call('HGET', KEYS[1], 'holder') or ''
-`;
-
-/** KEYS: the session. ARGV: the field prefix ('f:' or 't:'), the kind, the list's counter as read before. */
-const MARK = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1] .. ARGV[2], ARGV[3])
-return 1
-`;
-
-/** KEYS: the session. ARGV: this instance. Returns the previous holder or ''. */
-const HOLD = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return '' end
-local previous = redis.call('HGET', KEYS[1], 'holder') or ''
-redis.call('HSET', KEYS[1], 'holder', ARGV[1])
-return previous
-`;
-
-/** KEYS: the session. ARGV: this instance. Only the holder lets go of the stream. */
-const UNHOLD = `
-if redis.call('HGET', KEYS[1], 'holder') == ARGV[1] then redis.call('HDEL', KEYS[1], 'holder') end
-return 1
-`;
+/** What a store says to another about a copy (not a `SessionSignal`: never passed to the server). */
+type CopyMessage =
+  | { readonly type: 'drop'; readonly session: string; readonly from?: string; readonly seq?: number }
+  | { readonly type: 'dropped'; readonly seq: number; readonly from: string };
 
 /** An instance id: 16 hex digits (no '.', '#' or '-': stream and request ids are built from it). */
 function newInstanceId(): string {
@@ -117,45 +93,102 @@ export class RedisSessionStore implements SessionStore {
   readonly #link: RedisLink;
   readonly #prefix: string;
   readonly #timeoutMs: number;
+  readonly #leaseMs: number;
   readonly #onError: (error: Error) => void;
   readonly #handlers = new Set<(signal: SessionSignal) => void>();
+  readonly #copies = new SessionCopies();
+  readonly #lists = new ListCounters();
+  #listsReading: Promise<Lists> | undefined;
+  /** Writes waiting for knowers to confirm their drop, by sequence number. */
+  readonly #acks = new Map<number, { readonly pending: Set<string>; readonly done: () => void }>();
+  #seq = 0;
+  #watch: ReturnType<typeof setInterval> | undefined;
+  readonly #expiry: ExpirySweep;
 
   constructor(link: RedisLink, options: RedisSessionStoreOptions = {}) {
     this.#link = link;
     this.#prefix = options.prefix ?? 'janus:';
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
+    this.#leaseMs = options.copyLeaseMs ?? 5000;
     this.#onError = options.onError ?? ((e) => console.error('[janus-mcp/redis]', e));
+    this.#expiry = new ExpirySweep({
+      link,
+      indexKey: sessionExpiryKey(this.#prefix),
+      keysOf: (id) => ({ record: this.#key(id), knowers: this.#knowersKey(id), info: this.#infoKey(id) }),
+      timeoutMs: this.#timeoutMs,
+      periodMs: options.expirySweepMs ?? 1000,
+      onError: this.#onError,
+    });
   }
 
-  /** Subscribes to this instance's signal channel and to the one for all. */
+  /** Subscribes to this instance's signal channel, the one for all, and the backplane's (list changes make the counters stale). */
   async start(): Promise<void> {
-    const listener = (message: string) => this.#receive(message);
-    await this.#link.subscribe([this.#channel(this.instanceId), this.#channel('all')], listener);
+    await this.#link.subscribe([this.#channel(this.instanceId), this.#channel('all')], (message) => this.#receive(message));
+    await this.#link.subscribe([eventsChannel(this.#prefix)], (message) => this.#registryEvent(message));
   }
 
   async create(id: string, record: Parameters<SessionStore['create']>[1], ttlMs: number): Promise<void> {
     const info = record.clientInfo === undefined ? '' : JSON.stringify(record.clientInfo);
-    const lists = await this.#lists();
-    await this.#run(
-      CREATE,
-      [this.#key(id)],
-      [
-        ttl(ttlMs),
+    const lists = await this.#currentLists();
+    const expiresIn = this.#expiresIn(ttlMs);
+    await Promise.all([
+      this.#run(CREATE, this.#keys(id), [
+        ttl(expiresIn),
         record.protocolVersion,
         JSON.stringify(record.clientCapabilities),
         info,
         record.principal ?? '',
         ...LIST_KINDS.map((kind) => lists[kind] ?? '0'),
-      ],
-    );
+      ]),
+      this.#run(ENLIST, [sessionExpiryKey(this.#prefix)], [id, ttl(expiresIn)]),
+    ]);
   }
 
   async load(id: string, ttlMs: number): Promise<SessionRecord | undefined> {
-    // The counters live in the deployment's slot, the session in its own: two commands, sent together.
-    const [reply, lists] = await Promise.all([this.#run(LOAD, [this.#key(id), this.#subsKey(id)], [ttl(ttlMs)]), this.#lists()]);
-    if (!Array.isArray(reply)) return undefined;
-    const [fields, subscriptions] = reply as [string[], string[]];
-    return toRecord(pairs(fields), subscriptions, lists);
+    const now = performance.now();
+    const copy = this.#link.listening ? this.#copies.valid(id, now) : this.#deaf();
+    if (copy === undefined) return this.#fetch(id, ttlMs);
+    // Renewed in the background from half its lease on: an active session keeps its copy and its record.
+    if (now >= copy.renewAt && this.#copies.renewing(id)) {
+      this.#fetch(id, ttlMs)
+        .catch(() => undefined) // the copy serves until its lease ends; the load after that reports
+        .finally(() => this.#copies.renewed(id));
+    }
+    return recordOf(copy, this.#lists.fresh ?? (await this.#readLists()));
+  }
+
+  /** One round trip: the record (renewing its expiry and, when it may be kept, registering this copy) and the counters. */
+  async #fetch(id: string, ttlMs: number): Promise<SessionRecord | undefined> {
+    const lease = this.#lease(ttlMs);
+    // A copy is kept only while drops can be heard, and while a server listens for this store's signals.
+    const keep = this.#link.listening && this.#handlers.size > 0;
+    const ticket = this.#copies.begin(id);
+    const sentAt = performance.now();
+    let reply: unknown;
+    let lists: Lists;
+    try {
+      // The counters live in the deployment's slot, the session in its own: two commands, sent together.
+      [reply, lists] = await Promise.all([
+        this.#run(LOAD, this.#keys(id), [ttl(this.#expiresIn(ttlMs)), keep ? this.instanceId : '', ttl(lease), String(INFO_GRACE_MS)]),
+        this.#link.hGetAll(listsKey(this.#prefix), this.#timeoutMs),
+      ]);
+    } catch (error) {
+      this.#copies.failed(id, ticket);
+      throw error;
+    }
+    if (!Array.isArray(reply)) {
+      this.#copies.end(id, ticket, undefined);
+      return undefined;
+    }
+    const [flat, subscriptions] = reply as [string[], string[]];
+    const fields = pairs(flat);
+    const record = toRecord(fields, subscriptions, lists);
+    const copy: Copy | undefined =
+      keep && record !== undefined && this.#link.listening
+        ? { fields, subscriptions, validUntil: sentAt + lease, renewAt: sentAt + lease / 2, made: { lists, record } }
+        : undefined;
+    this.#copies.end(id, ticket, copy);
+    return record;
   }
 
   async update(id: string, fields: Parameters<SessionStore['update']>[1]): Promise<boolean> {
@@ -163,19 +196,38 @@ export class RedisSessionStore implements SessionStore {
     if (fields.initialized) args.push('init', '1');
     if (fields.logLevel !== undefined) args.push('log', fields.logLevel);
     if (args.length === 0) return true;
-    return (await this.#run(UPDATE, [this.#key(id)], args)) === 1;
+    const reply = await this.#write(
+      id,
+      UPDATE,
+      [this.#key(id), this.#knowersKey(id), this.#infoKey(id)],
+      [this.instanceId, String(INFO_GRACE_MS), ...args],
+    );
+    if (!Array.isArray(reply)) return false;
+    await this.#dropped(id, reply as string[]);
+    return true;
   }
 
   async subscribe(id: string, uri: string, max: number): Promise<{ outcome: SubscribeOutcome; holder?: string }> {
-    const [outcome, holder] = (await this.#run(SUBSCRIBE, [this.#key(id), this.#subsKey(id)], [uri, String(max)])) as [
-      SubscribeOutcome,
-      string,
-    ];
+    const reply = (await this.#write(
+      id,
+      SUBSCRIBE,
+      [this.#key(id), this.#subsKey(id), this.#knowersKey(id)],
+      [uri, String(max), this.instanceId],
+    )) as string[];
+    const [outcome, holder, ...knowers] = reply as [SubscribeOutcome, string, ...string[]];
+    await this.#dropped(id, knowers);
     return holder === '' ? { outcome } : { outcome, holder };
   }
 
   async unsubscribe(id: string, uri: string): Promise<{ holder?: string }> {
-    const holder = (await this.#run(UNSUBSCRIBE, [this.#key(id), this.#subsKey(id)], [uri])) as string;
+    const reply = (await this.#write(
+      id,
+      UNSUBSCRIBE,
+      [this.#key(id), this.#subsKey(id), this.#knowersKey(id)],
+      [uri, this.instanceId],
+    )) as string[];
+    const [holder, ...knowers] = reply as [string, ...string[]];
+    await this.#dropped(id, knowers);
     return holder === '' ? {} : { holder };
   }
 
@@ -189,28 +241,42 @@ export class RedisSessionStore implements SessionStore {
 
   /**
    * Records the list's counter as read just before: a change counted in between is announced
-   * once more, never missed (the counters only grow).
+   * once more, never missed (the counters only grow). Nothing to write when this instance's
+   * copy already holds that counter.
    */
   async #mark(id: string, field: 'f:' | 't:', kind: ListKind): Promise<void> {
-    const lists = await this.#lists();
-    await this.#run(MARK, [this.#key(id)], [field, kind, lists[kind] ?? '0']);
-  }
-
-  #lists(): Promise<Record<string, string>> {
-    return this.#link.hGetAll(listsKey(this.#prefix), this.#timeoutMs);
+    const lists = await this.#currentLists();
+    const value = lists[kind] ?? '0';
+    const copy = this.#link.listening ? this.#copies.valid(id, performance.now()) : undefined;
+    if (copy?.fields.get(`${field}${kind}`) === value) return;
+    const reply = await this.#write(id, MARK, [this.#key(id), this.#knowersKey(id)], [`${field}${kind}`, value, this.instanceId]);
+    if (Array.isArray(reply)) await this.#dropped(id, reply as string[]);
   }
 
   async hold(id: string): Promise<string | undefined> {
-    const previous = (await this.#run(HOLD, [this.#key(id)], [this.instanceId])) as string;
+    const reply = (await this.#write(id, HOLD, [this.#key(id), this.#knowersKey(id)], [this.instanceId])) as string[];
+    const [previous, ...knowers] = reply as [string, ...string[]];
+    await this.#dropped(id, knowers);
     return previous === '' ? undefined : previous;
   }
 
   async unhold(id: string): Promise<void> {
-    await this.#run(UNHOLD, [this.#key(id)], [this.instanceId]);
+    const reply = (await this.#write(id, UNHOLD, [this.#key(id), this.#knowersKey(id)], [this.instanceId])) as string[];
+    await this.#dropped(id, reply);
   }
 
+  /**
+   * Deletes the record, after its entry in the expiry index (a sweep never claims a session
+   * ended this way), and waits until no instance answers from a copy of it.
+   */
   async remove(id: string): Promise<void> {
-    await this.#link.del([this.#key(id), this.#subsKey(id)], this.#timeoutMs);
+    await this.#expiryIndexDrop(id);
+    const reply = (await this.#write(id, REMOVE, this.#keys(id), [this.instanceId])) as string[];
+    await this.#dropped(id, reply);
+  }
+
+  #expiryIndexDrop(id: string): Promise<unknown> {
+    return this.#link.script("return redis.call('ZREM', KEYS[1], ARGV[1])", [sessionExpiryKey(this.#prefix)], [id], this.#timeoutMs);
   }
 
   async signal(to: string | undefined, signal: SessionSignal): Promise<void> {
@@ -219,11 +285,124 @@ export class RedisSessionStore implements SessionStore {
 
   onSignal(handler: (signal: SessionSignal) => void): () => void {
     this.#handlers.add(handler);
-    return () => this.#handlers.delete(handler);
+    this.#watchDeafness();
+    return () => {
+      this.#handlers.delete(handler);
+      if (this.#handlers.size === 0) this.#letGo();
+    };
+  }
+
+  /** Runs `handler`, on this instance only, for each session that expired unused and that this instance claimed (session-expiry.ts). */
+  onExpired(handler: ExpiredHandler): () => void {
+    return this.#expiry.on(handler);
+  }
+
+  /** Nobody serves sessions here any more: no copy is kept, and Redis stops counting this instance among their knowers. */
+  #letGo(): void {
+    clearInterval(this.#watch);
+    this.#watch = undefined;
+    const held = this.#copies.held();
+    this.#copies.dropAll();
+    for (const id of held) this.#run(FORGET, [this.#knowersKey(id)], [this.instanceId]).catch(() => undefined);
+  }
+
+  /**
+   * A write: its script, after which this instance's copy goes. When no reply came (Redis
+   * failed midway, or the deadline passed), it may still have happened: every instance is told
+   * to drop its copy, without waiting for answers.
+   */
+  async #write(id: string, script: string, keys: string[], args: string[]): Promise<unknown> {
+    try {
+      return await this.#run(script, keys, args);
+    } catch (error) {
+      this.#link
+        .publish(this.#channel('all'), JSON.stringify({ type: 'drop', session: id } satisfies CopyMessage), this.#timeoutMs)
+        .catch(() => undefined);
+      throw error;
+    } finally {
+      this.#copies.drop(id);
+    }
+  }
+
+  /**
+   * Tells each knower (flat: instance, ms left of its lease) to drop its copy and resolves once
+   * each has confirmed, or its lease has ended: from then on no instance answers from a copy
+   * older than the write. Rejects when a drop cannot be published.
+   */
+  async #dropped(id: string, knowers: readonly string[]): Promise<void> {
+    if (knowers.length < 2) return;
+    const seq = ++this.#seq;
+    const pending = new Set<string>();
+    let longest = 0;
+    for (let i = 0; i + 1 < knowers.length; i += 2) {
+      pending.add(knowers[i]!);
+      longest = Math.max(longest, Number(knowers[i + 1]) || 0);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const confirmed = new Promise<void>((resolve) => {
+      this.#acks.set(seq, { pending, done: resolve });
+      // A knower that does not answer (gone, or deaf) stops using its copy when its lease ends.
+      timer = setTimeout(resolve, longest + leaseMargin(this.#leaseMs));
+    });
+    try {
+      const drop = JSON.stringify({ type: 'drop', session: id, from: this.instanceId, seq } satisfies CopyMessage);
+      await Promise.all([...pending].map((to) => this.#link.publish(this.#channel(to), drop, this.#timeoutMs)));
+      await confirmed;
+    } finally {
+      clearTimeout(timer);
+      this.#acks.delete(seq);
+    }
+  }
+
+  /** The counters as last read, or read now when a list changed since. */
+  #currentLists(): Promise<Lists> | Lists {
+    return this.#lists.fresh ?? this.#readLists();
+  }
+
+  /** One read at a time, shared by the requests that need it. */
+  #readLists(): Promise<Lists> {
+    if (this.#listsReading !== undefined) return this.#listsReading;
+    const mark = this.#lists.mark;
+    const reading = this.#link
+      .hGetAll(listsKey(this.#prefix), this.#timeoutMs)
+      .then((read) => this.#lists.take(read, mark))
+      .finally(() => {
+        if (this.#listsReading === reading) this.#listsReading = undefined;
+      });
+    this.#listsReading = reading;
+    return reading;
+  }
+
+  /** The subscription is down: drops may be missed, so no copy is used (and list changes may have been missed too). */
+  #deaf(): undefined {
+    this.#copies.dropAll();
+    this.#lists.changed();
+    return undefined;
+  }
+
+  /** A lost subscription drops the copies (and the counters) at once, not only when a request comes. */
+  #watchDeafness(): void {
+    if (this.#watch !== undefined) return;
+    this.#watch = setInterval(() => {
+      if (!this.#link.listening) this.#deaf();
+    }, DEAFNESS_CHECK_MS);
+    this.#watch.unref?.();
+  }
+
+  #registryEvent(message: string): void {
+    // Only list changes move the counters; a resource update leaves them as they are.
+    const envelope = parseJson(message);
+    const event = isObject(envelope) ? envelope.e : undefined;
+    if (!isObject(event) || event.type === 'list_changed') this.#lists.changed();
   }
 
   #receive(message: string): void {
-    const signal = parseSignal(message);
+    const parsed = parseJson(message);
+    if (isObject(parsed) && (parsed.type === 'drop' || parsed.type === 'dropped')) {
+      this.#copyMessage(parsed);
+      return;
+    }
+    const signal = isSessionSignal(parsed) ? parsed : undefined;
     if (signal === undefined) {
       this.#onError(new Error(`[janus-mcp/redis] ignored a message on ${this.#prefix}signals that is not a session signal`));
       return;
@@ -237,11 +416,46 @@ export class RedisSessionStore implements SessionStore {
     }
   }
 
+  /** A drop (this copy goes, and the writer hears so) or a knower's confirmation of one. */
+  #copyMessage(m: Record<string, unknown>): void {
+    if (m.type === 'drop') {
+      if (typeof m.session !== 'string') return;
+      this.#copies.drop(m.session);
+      if (typeof m.from === 'string' && typeof m.seq === 'number') {
+        const done = JSON.stringify({ type: 'dropped', seq: m.seq, from: this.instanceId } satisfies CopyMessage);
+        this.#link.publish(this.#channel(m.from), done, this.#timeoutMs).catch(() => undefined); // the writer waits out the lease instead
+      }
+      return;
+    }
+    if (typeof m.seq !== 'number' || typeof m.from !== 'string') return;
+    const waiting = this.#acks.get(m.seq);
+    if (waiting === undefined) return;
+    waiting.pending.delete(m.from);
+    if (waiting.pending.size === 0) waiting.done();
+  }
+
+  /** A copy's lease: `copyLeaseMs`, at most a quarter of the idle time. */
+  #lease(ttlMs: number): number {
+    return Math.max(1, Math.min(this.#leaseMs, ttlMs / 4));
+  }
+
+  /**
+   * How long the record lives unused: the idle time and one lease, since a copy serves requests
+   * without renewing it for up to a lease: a session used within its idle time never expires.
+   */
+  #expiresIn(ttlMs: number): number {
+    return ttlMs + this.#lease(ttlMs);
+  }
+
   #run(script: string, keys: string[], args: string[]): Promise<unknown> {
     return this.#link.script(script, keys, args, this.#timeoutMs);
   }
 
-  // One hash tag per session: its two keys share a slot, as a Redis Cluster requires of a script's keys.
+  #keys(id: string): string[] {
+    return [this.#key(id), this.#subsKey(id), this.#knowersKey(id), this.#infoKey(id)];
+  }
+
+  // One hash tag per session: its keys share a slot, as a Redis Cluster requires of a script's keys.
   #key(id: string): string {
     return `${this.#prefix}session:{${id}}`;
   }
@@ -250,10 +464,21 @@ export class RedisSessionStore implements SessionStore {
     return `${this.#prefix}session:{${id}}:subs`;
   }
 
+  #knowersKey(id: string): string {
+    return `${this.#prefix}session:{${id}}:knowers`;
+  }
+
+  #infoKey(id: string): string {
+    return `${this.#prefix}session:{${id}}:info`;
+  }
+
   #channel(to: string): string {
     return `${this.#prefix}signals:${to}`;
   }
 }
+
+/** What a writer adds to the longest lease it waits out: Redis's clock and this one's may not tick alike. */
+const leaseMargin = (leaseMs: number): number => 25 + leaseMs / 20;
 
 const ttl = (ms: number): string => String(Math.max(1, Math.ceil(ms)));
 
@@ -277,7 +502,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** `clientInfo` as the server accepted it at `initialize` (schema `Implementation`: a name and a version at least). */
 const isImplementation = (v: unknown): v is Implementation => isObject(v) && typeof v.name === 'string' && typeof v.version === 'string';
 
-function toRecord(fields: Map<string, string>, subscriptions: string[], lists: Record<string, string>): SessionRecord | undefined {
+/** A copy's record with these counters: the one made last time when they are the same. */
+function recordOf(copy: Copy, lists: Lists): SessionRecord | undefined {
+  if (copy.made?.lists === lists) return copy.made.record;
+  const record = toRecord(copy.fields, copy.subscriptions, lists);
+  if (record !== undefined) copy.made = { lists, record };
+  return record;
+}
+
+function toRecord(fields: ReadonlyMap<string, string>, subscriptions: readonly string[], lists: Lists): SessionRecord | undefined {
   const protocolVersion = fields.get('v');
   const caps = parseJson(fields.get('caps'));
   if (protocolVersion === undefined || !isObject(caps)) return undefined;
@@ -300,11 +533,6 @@ function toRecord(fields: Map<string, string>, subscriptions: string[], lists: R
     ...(holder === undefined ? {} : { holder }),
     ...(principal === undefined ? {} : { principal }),
   };
-}
-
-function parseSignal(message: string): SessionSignal | undefined {
-  const v = parseJson(message);
-  return isSessionSignal(v) ? v : undefined;
 }
 
 const optionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';

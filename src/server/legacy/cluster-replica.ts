@@ -1,6 +1,7 @@
 /**
- * A session any instance of a cluster serves: its state is reloaded from the shared record
- * before each request and written through (shared-session.ts), its unsolicited messages go to
+ * A session any instance of a cluster serves: its state is taken from the shared record before
+ * each request (the store answers from its copy when it may: the same record object, applied
+ * once) and written through (shared-session.ts), its unsolicited messages go to
  * whichever instance holds its GET stream, and answers and cancellations find the instance they
  * belong to. What the other instances signal about it arrives here (`heard`).
  */
@@ -19,6 +20,8 @@ type Change = { readonly logLevel?: LoggingLevel; readonly subscribed?: string; 
 export class ClusterReplica implements Replica, SharedSessionLink {
   /** Unsolicited messages waiting to learn where the GET stream is, in order. */
   private outbox: Promise<unknown> = Promise.resolve();
+  /** The record applied last: a store answering from its copy gives the same object again, with nothing new to apply. */
+  private applied: SessionRecord | undefined;
 
   constructor(
     private readonly session: Session,
@@ -94,6 +97,11 @@ export class ClusterReplica implements Replica, SharedSessionLink {
       .catch(() => undefined); // a host that cannot deliver drops the message (its transport reports why)
   }
 
+  /** Pings go out on the GET stream: the instance holding it pings. */
+  get pingsHere(): boolean {
+    return this.session.host.connected !== false;
+  }
+
   /** Only the instance holding the GET stream tells it (the others would tell it again, and the cluster counts changes). */
   get toldHere(): boolean {
     return this.session.host.connected !== false;
@@ -134,6 +142,7 @@ export class ClusterReplica implements Replica, SharedSessionLink {
    * happened). False when the record is not one this server can serve.
    */
   apply(record: SessionRecord): boolean {
+    if (record === this.applied) return true;
     if (!isLegacyVersion(record.protocolVersion)) return false;
     const session = this.session;
     session.protocolVersion = record.protocolVersion;
@@ -144,6 +153,7 @@ export class ClusterReplica implements Replica, SharedSessionLink {
     session.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
     this.shared.take(record);
     if (record.initialized) session.initializedElsewhere();
+    this.applied = record;
     return true;
   }
 
@@ -170,8 +180,10 @@ export class ClusterReplica implements Replica, SharedSessionLink {
     return this.session.closed ? 'gone' : 'ok';
   }
 
+  /** The GET stream is here now: so are the server's pings of the session (they go out on it). */
   streamOpened(): void {
     this.shared.streamOpened();
+    this.session.streamHeld();
   }
 
   streamClosed(): void {
@@ -231,6 +243,8 @@ export class ClusterReplica implements Replica, SharedSessionLink {
    */
   private applyChange(change: Change): Promise<unknown> | undefined {
     if (change.logLevel === undefined && change.subscribed === undefined && change.unsubscribed === undefined) return this.refresh();
+    // Applied here ahead of the record: the next load applies the record in full.
+    this.applied = undefined;
     const session = this.session;
     if (change.logLevel !== undefined) session.logLevel = change.logLevel;
     if (change.subscribed !== undefined) (session.subscriptions ??= new Set()).add(change.subscribed);

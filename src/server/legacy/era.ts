@@ -7,6 +7,7 @@
 import { ErrorCode } from '../../protocol/errors.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { revision } from '../../protocol/revisions.js';
+import { isLegacyVersion } from '../../protocol/versions.js';
 import type { ServerEvent } from '../backplane.js';
 import type { InflightRegistry } from '../cancel.js';
 import type { ChannelHost, ServerChannel } from '../channel.js';
@@ -21,7 +22,7 @@ import { Session } from './session.js';
 import { SharedSession } from './shared-session.js';
 import { ClusterReplica } from './cluster-replica.js';
 import { handleOf } from './session-handle.js';
-import type { EventStore, SessionSignal, SessionStore } from './session-store.js';
+import type { EventStore, ExpiredSession, SessionSignal, SessionStore } from './session-store.js';
 import { EVENT_STORE, SESSION_STORE } from './session-store-keys.js';
 import type { LegacySession, SessionHost } from './transport-seam.js';
 
@@ -73,6 +74,7 @@ class Handshake implements HandshakeEra, SessionSeam {
   /** Session hooks, pings and the count of initialized sessions. */
   readonly life: SessionLife;
   private readonly unsubscribeSignals: (() => void) | undefined;
+  private readonly unsubscribeExpiry: (() => void) | undefined;
   readonly adoptSession: SessionSeam['adoptSession'];
 
   constructor(
@@ -86,6 +88,7 @@ class Handshake implements HandshakeEra, SessionSeam {
       (s) => this.sessions.get(s.id) === s && this.sessions.delete(s.id),
     );
     this.unsubscribeSignals = shared?.store.onSignal((signal) => this.onSignal(signal));
+    this.unsubscribeExpiry = shared?.store.onExpired?.((expired) => this.expired(expired));
     this.adoptSession = shared === undefined ? undefined : (host) => this.adopt(host);
   }
 
@@ -145,6 +148,30 @@ class Handshake implements HandshakeEra, SessionSeam {
   private onSignal(signal: SessionSignal): void {
     const replica = this.sessions.get(signal.session)?.replica;
     if (replica instanceof ClusterReplica) replica.heard(signal);
+  }
+
+  /**
+   * Cluster: a session expired in the store, unused everywhere, and this instance is the one
+   * (of all) to end it: its `onClosed` runs here. Served here still (a GET stream held open
+   * without requests), it ends as if closed here; otherwise its handle is made from what
+   * `initialize` left in the record. Either way every other instance lets it go.
+   */
+  private expired({ id, record }: ExpiredSession): void {
+    const served = this.sessions.get(id);
+    if (served !== undefined && !served.closed) {
+      void served.close()?.catch(() => undefined); // the record is gone already; a failed signal is reported by the session
+      return;
+    }
+    if (!isLegacyVersion(record.protocolVersion)) return;
+    const ended = new Session(GONE, this.life, 0, id);
+    ended.protocolVersion = record.protocolVersion;
+    ended.clientInfo = record.clientInfo;
+    ended.clientCapabilities = record.clientCapabilities;
+    ended.principal = record.principal;
+    ended.transport = 'http';
+    ended.initialized = true; // it initialized (the store keeps no hook data otherwise); its onInitialized ran where it did
+    ended.close();
+    this.shared?.store.signal(undefined, { type: 'ended', session: id }).catch((e: unknown) => this.services.reportError(e));
   }
 
   owns(channel: ServerChannel | undefined): boolean {
@@ -211,9 +238,13 @@ class Handshake implements HandshakeEra, SessionSeam {
 
   close(): void {
     this.unsubscribeSignals?.();
+    this.unsubscribeExpiry?.();
     for (const session of [...this.sessions.values()]) session.release();
   }
 }
+
+/** Where an expired session's last handle would send: nowhere, its client is gone. */
+const GONE: SessionHost = { send: () => undefined, connected: false };
 
 function sendTo(session: Session, message: JsonRpcNotification): void {
   try {

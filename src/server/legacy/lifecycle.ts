@@ -52,6 +52,11 @@ export class SessionLife implements SessionLifecycle {
     this.count(session);
   }
 
+  /** Cluster: pings run where the session's GET stream is, which is here now. */
+  streamHeld(session: Session): void {
+    this.pinger?.start(session);
+  }
+
   closed(session: Session): void {
     this.forget(session);
     this.pinger?.stop(session);

@@ -33,6 +33,11 @@ export interface Replica {
   sendUnsolicited(message: JsonRpcMessage): void;
   /** Whether this instance tells the session of registry changes and resource updates. */
   readonly toldHere: boolean;
+  /**
+   * Whether this instance runs the server's pings of the session (`sessions.ping`): in one
+   * process, always; in a cluster, where its GET stream is (where the pings go out).
+   */
+  readonly pingsHere: boolean;
   /** A list changed; `live`: its notification reached the client now. */
   listChanged(kind: ListKind, live: boolean): void;
   /** The client fetched the list: nothing to announce for it any more. */
@@ -99,6 +104,10 @@ export class LocalReplica implements Replica {
   }
 
   get toldHere(): boolean {
+    return true;
+  }
+
+  get pingsHere(): boolean {
     return true;
   }
 

@@ -42,6 +42,13 @@ export interface SessionRecord extends NewSessionRecord {
   readonly holder?: string;
 }
 
+/** A session whose record expired in the store, unused by every instance for its idle time. */
+export interface ExpiredSession {
+  readonly id: string;
+  /** What `initialize` left in its record. */
+  readonly record: NewSessionRecord;
+}
+
 /** What one instance tells another (or all) about a session. */
 export type SessionSignal =
   /**
@@ -78,14 +85,19 @@ export type SubscribeOutcome = 'ok' | 'full' | 'gone';
  * The shared side of legacy sessions. Every method that returns a promise rejects when the
  * store cannot be reached; a session that does not exist (ended, or expired) is not an error.
  * `ttlMs` is how long a session may go unused before its record expires (the transport's
- * idle expiry); every load renews it.
+ * idle expiry); loads renew it, so that a session used within `ttlMs` does not expire.
  */
 export interface SessionStore {
   /** This instance's id among the cluster's: unique, free of '.', '#' and whitespace. */
   readonly instanceId: string;
   /** Creates the record of a session whose `initialize` succeeded. */
   create(id: string, record: NewSessionRecord, ttlMs: number): Promise<void>;
-  /** The record, its expiry renewed; undefined when the session does not exist. */
+  /**
+   * The record, its expiry renewed; undefined when the session does not exist. A store may
+   * answer from a copy of its own, so long as a change written through any instance (each
+   * method below, once its promise resolved) and the session's end are seen by the next load on
+   * every instance, and an active session does not expire.
+   */
   load(id: string, ttlMs: number): Promise<SessionRecord | undefined>;
   /** Sets fields of the record; false when the session does not exist. */
   update(id: string, fields: { readonly initialized?: true; readonly logLevel?: LoggingLevel }): Promise<boolean>;
@@ -107,6 +119,12 @@ export interface SessionStore {
   signal(to: string | undefined, signal: SessionSignal): Promise<void>;
   /** Receives the signals sent to this instance; returns an unsubscribe function. */
   onSignal(handler: (signal: SessionSignal) => void): () => void;
+  /**
+   * Calls `handler` for each initialized session whose record expired unused (not one that was
+   * removed), on one instance of the cluster, once: there its `onClosed` runs. Optional: with a
+   * store without it, such sessions end without the hook. Returns an unsubscribe function.
+   */
+  onExpired?(handler: (expired: ExpiredSession) => void): () => void;
 }
 
 /**

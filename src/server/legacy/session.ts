@@ -28,6 +28,8 @@ export interface SessionLifecycle {
   closed(session: Session): void;
   /** A shared session another instance opened is served here now (cluster). */
   adopted(session: Session): void;
+  /** Cluster: the session's GET stream opened on this instance (its pings run here now). */
+  streamHeld(session: Session): void;
 }
 
 export class Session implements LegacySession {
@@ -138,6 +140,16 @@ export class Session implements LegacySession {
   /** Sends a message outside any request, wherever the client hears it now. */
   sendUnsolicited(message: JsonRpcMessage): void {
     this.replica.sendUnsolicited(message);
+  }
+
+  /** Whether this instance runs the server's pings of the session (in a cluster, the one holding its GET stream). */
+  get pingsHere(): boolean {
+    return this.replica.pingsHere;
+  }
+
+  /** Cluster: the session's GET stream opened here. */
+  streamHeld(): void {
+    if (this.initialized && !this.closed) this.lifecycle?.streamHeld(this);
   }
 
   /** Whether this instance tells the session of registry changes and resource updates (in a cluster, one instance does). */

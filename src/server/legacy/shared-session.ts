@@ -1,6 +1,6 @@
 /**
  * A legacy session's link to its cluster's `SessionStore` (session-store.ts): the record it
- * loads before each request and writes through, where its unsolicited messages go (the
+ * loads before each request (the store may answer from a copy it keeps true) and writes through, where its unsolicited messages go (the
  * instance holding its GET stream), and whom a client's answer belongs to (the instance that
  * asked). One per session per instance; absent without a cluster.
  */

@@ -11,6 +11,7 @@ export type {
   SessionRecord,
   NewSessionRecord,
   SessionSignal,
+  ExpiredSession,
   SubscribeOutcome,
   EventStore,
   ListKind,

@@ -60,8 +60,9 @@ export interface LegacySession extends ServerChannel {
 }
 
 /**
- * A session any instance of a cluster serves, as its transport keeps it in step: reloaded
- * before each request, and told where its GET stream is.
+ * A session any instance of a cluster serves, as its transport keeps it in step: its record
+ * taken again before each request (from the store's copy when it may), and told where its GET
+ * stream is.
  */
 export interface SharedSessionLink {
   /**
