@@ -1,0 +1,79 @@
+/**
+ * The upstream of the round tests: a handshake-era server on Streamable HTTP (127.0.0.1) whose
+ * tools ask the caller's name with real elicitation requests, and which counts what each call
+ * did: started (a side effect a replay would repeat), completed, or cancelled by the proxy.
+ */
+import { createServer, type RequestContext } from '../../src/server/index.js';
+import { type HttpServerHandle, serveHttp } from '../../src/transports/http/index.js';
+import { MODERN, type Msg } from '../support/common.js';
+import type { HttpPeer } from '../http-e2e/support.js';
+
+const NAME = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
+
+export interface ElicitingUpstream {
+  readonly url: URL;
+  /** Calls started, completed, and cancelled (their signal aborted), over every tool. */
+  readonly started: number;
+  readonly completed: number;
+  readonly cancelled: number;
+  close(): Promise<void>;
+}
+
+export async function startElicitingUpstream(): Promise<ElicitingUpstream> {
+  const server = createServer({ name: 'eliciting-upstream', version: '1.0.0', eras: { legacy: true, modern: false } });
+  const counts = { started: 0, completed: 0, cancelled: 0 };
+  const ask = async (message: string, ctx: RequestContext) => {
+    const answer = await ctx.elicit({ message, requestedSchema: NAME });
+    return answer.action === 'accept' ? String(answer.content?.name) : `(${answer.action})`;
+  };
+  const counted = (work: (ctx: RequestContext) => Promise<string>) => async (_args: unknown, ctx: RequestContext) => {
+    counts.started++;
+    ctx.signal.addEventListener('abort', () => counts.cancelled++, { once: true });
+    const text = await work(ctx);
+    counts.completed++;
+    return text;
+  };
+  server.tool(
+    'ask_name',
+    counted(async (ctx) => `hello ${await ask('Your name?', ctx)}`),
+  );
+  server.tool(
+    'two_names',
+    counted(async (ctx) => `hello ${await ask('First name?', ctx)} ${await ask('Last name?', ctx)}`),
+  );
+  const http: HttpServerHandle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
+  return {
+    url: http.url,
+    get started() {
+      return counts.started;
+    },
+    get completed() {
+      return counts.completed;
+    },
+    get cancelled() {
+      return counts.cancelled;
+    },
+    async close() {
+      await http.close();
+      server.close();
+    },
+  };
+}
+
+/** A 2026-07-28 client's capabilities for these rounds. */
+export const CAPS = { elicitation: { form: {} } };
+
+/** A 2026-07-28 `tools/call` over raw HTTP: the one JSON-RPC message that answers it. */
+export async function callRaw(peer: HttpPeer, tool: string, extra: Record<string, unknown> = {}): Promise<Msg> {
+  const o = await peer.modern('tools/call', { name: tool, arguments: {}, ...extra }, { caps: CAPS });
+  const message = o.messages.at(-1);
+  if (message === undefined) throw new Error(`no JSON-RPC message in the answer (HTTP ${o.status})`);
+  return { ...message, status: o.status };
+}
+
+/** The answers to a round's questions, one name per question in order. */
+export function answers(inputRequests: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(inputRequests).map((key, i) => [key, { action: 'accept', content: { name: names[i] } }]));
+}
+
+export { MODERN };
