@@ -114,6 +114,12 @@ export class Continuation implements Asker {
     if (ctx.signal.aborted) this.onDownstreamAbort();
   }
 
+  /** Gives the call up (a retry came, but no one waits for its outcome any more): the upstream call is cancelled. */
+  cancel(reason: unknown): void {
+    clearTimeout(this.expiry);
+    this.controller.abort(reason);
+  }
+
   /** The downstream request ended; a round in progress waits `ttlMs` for its retry. */
   detach(waitingForRetry: boolean): void {
     this.ctx?.signal.removeEventListener('abort', this.onDownstreamAbort);

@@ -5,9 +5,10 @@
  * and takes the state exactly as for a retry of its own (bound to its call, accepted once),
  * lets the call go on, and sends back its progress, logs and outcome: the result, the next
  * round, or the error. While it works it says it is alive; an owner that does not take the
- * message, or says nothing for `ownerSilenceMs`, is gone, and so is the upstream call it held:
- * the retry is refused with -32602, asking the client to start the call again (replaying it
- * here would repeat what the upstream tool did before it asked).
+ * message, or says nothing for `ownerSilenceMs`, is gone, and the call is given up (an owner
+ * that was only paused cancels it when the cancellation reaches it): the retry is refused with
+ * -32602, asking the client to start the call again. Replaying it here instead would repeat what
+ * the upstream tool did before it asked, without the client knowing.
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, JanusError, McpError } from '../errors/index.js';
@@ -163,15 +164,27 @@ export class Relays {
       return;
     }
     if (m.t === 'retry') void this.serve(m);
-    else if (m.t === 'cancel') this.serving.get(m.id)?.abort(new JanusError('ABORTED', 'the downstream request was cancelled'));
+    else if (m.t === 'cancel') this.cancel(m.id);
     else this.waiting.get(m.id)?.(m);
+  }
+
+  /** The side that got a retry gave up on it (its client went away, or this instance was silent too long). */
+  private cancel(id: string): void {
+    const serving = this.serving.get(id);
+    if (serving) serving.abort(new JanusError('ABORTED', 'the downstream request was cancelled, or its instance stopped waiting'));
+    // Not here yet: it is refused when it comes.
+    else this.remember(id);
+  }
+
+  private remember(id: string): void {
+    this.served.add(id);
+    if (this.served.size > REMEMBERED) this.served.delete(this.served.values().next().value!);
   }
 
   /** The owner's side: the retry goes on here, as one of this instance's own. */
   private async serve(m: RetryMessage): Promise<void> {
     if (this.served.has(m.id)) return;
-    this.served.add(m.id);
-    if (this.served.size > REMEMBERED) this.served.delete(this.served.values().next().value!);
+    this.remember(m.id);
     const controller = new AbortController();
     this.serving.set(m.id, controller);
     // One chain per retry: its replies arrive in the order they were made.
@@ -187,7 +200,14 @@ export class Relays {
     reply({ t: 'alive', id: m.id });
     const alive = setInterval(() => reply({ t: 'alive', id: m.id }), ALIVE_EVERY_MS);
     try {
+      // A cancellation delivered with the retry (this instance was paused, and the other gave up
+      // meanwhile) arrives by the next turn: then the call is given up, as the other told its client.
+      await new Promise((resolve) => setImmediate(resolve));
       const continuation = this.holder.claim(m.state, m.tool, m.args);
+      if (controller.signal.aborted) {
+        continuation.cancel(controller.signal.reason);
+        return;
+      }
       const outcome = await this.holder.step(
         continuation,
         {
@@ -225,18 +245,18 @@ export class Relays {
       const cancel = () => void this.relay.send(owner, JSON.stringify({ t: 'cancel', id } satisfies Message)).catch(() => undefined);
       const gone = (why: string) => {
         end();
-        // An owner that is only slow lets the call go, rather than finish it for no one.
+        // An owner that is only slow gives the call up when this reaches it, rather than finish it for no one.
         cancel();
         reject(
           stateError(
             'owner_gone',
-            `requestState names a call held by another proxy instance, which ${why}; the upstream call ended with it. Call the tool again without requestState to start over (the upstream tool runs again from its start)`,
+            `requestState names a call held by another proxy instance, which ${why}; the call is given up (its upstream call cancelled, or gone with that instance). Call the tool again without requestState to start over: the upstream tool runs again from its start`,
           ),
         );
       };
       const heard = () => {
         clearTimeout(silence);
-        silence = setTimeout(() => gone(`said nothing for ${this.silenceMs / 1000} s`), this.silenceMs);
+        silence = setTimeout(() => gone(`did not answer within ${this.silenceMs / 1000} s`), this.silenceMs);
       };
       const cancelled = () => {
         end();

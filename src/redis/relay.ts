@@ -49,7 +49,13 @@ export class RedisContinuationRelay implements ContinuationRelay {
 
   async send(instance: string, message: string): Promise<boolean> {
     const tag = this.#tag(instance);
-    const received = await this.#link.script(PUBLISH_COUNTED, [`${tag}:route`], [this.#link.publishCommand, tag, message], this.#timeoutMs);
+    // By its text every time: the messages of one sender reach Redis in the order they were sent.
+    const received = await this.#link.evalInOrder(
+      PUBLISH_COUNTED,
+      [`${tag}:route`],
+      [this.#link.publishCommand, tag, message],
+      this.#timeoutMs,
+    );
     return Number(received) > 0;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The upstream of the round tests: a handshake-era server on Streamable HTTP (127.0.0.1) whose
  * tools ask the caller's name with real elicitation requests, and which counts what each call
- * did: started (a side effect a replay would repeat), completed, or cancelled by the proxy.
+ * did: started (a side effect a replay would repeat), completed, or cancelled by the proxy,
+ * in all and per call (a call's `tag` argument names it).
  */
 import { createServer, type RequestContext } from '../../src/server/index.js';
 import { type HttpServerHandle, serveHttp } from '../../src/transports/http/index.js';
@@ -16,29 +17,42 @@ export interface ElicitingUpstream {
   readonly started: number;
   readonly completed: number;
   readonly cancelled: number;
+  /** What became of the calls tagged `tag` (each state counted once per call). */
+  calls(tag: string): { started: number; completed: number; cancelled: number };
   close(): Promise<void>;
 }
 
 export async function startElicitingUpstream(): Promise<ElicitingUpstream> {
   const server = createServer({ name: 'eliciting-upstream', version: '1.0.0', eras: { legacy: true, modern: false } });
   const counts = { started: 0, completed: 0, cancelled: 0 };
+  const tagged = new Map<string, { started: number; completed: number; cancelled: number }>();
+  const count = (tag: unknown, what: 'started' | 'completed' | 'cancelled') => {
+    counts[what]++;
+    if (typeof tag !== 'string') return;
+    const c = tagged.get(tag) ?? { started: 0, completed: 0, cancelled: 0 };
+    c[what]++;
+    tagged.set(tag, c);
+  };
   const ask = async (message: string, ctx: RequestContext) => {
     const answer = await ctx.elicit({ message, requestedSchema: NAME });
     return answer.action === 'accept' ? String(answer.content?.name) : `(${answer.action})`;
   };
-  const counted = (work: (ctx: RequestContext) => Promise<string>) => async (_args: unknown, ctx: RequestContext) => {
-    counts.started++;
-    ctx.signal.addEventListener('abort', () => counts.cancelled++, { once: true });
+  const counted = (work: (ctx: RequestContext) => Promise<string>) => async (args: { tag?: string }, ctx: RequestContext) => {
+    count(args.tag, 'started');
+    ctx.signal.addEventListener('abort', () => count(args.tag, 'cancelled'), { once: true });
     const text = await work(ctx);
-    counts.completed++;
+    count(args.tag, 'completed');
     return text;
   };
+  const input = { type: 'object', properties: { tag: { type: 'string' } } } as const;
   server.tool(
     'ask_name',
+    { input },
     counted(async (ctx) => `hello ${await ask('Your name?', ctx)}`),
   );
   server.tool(
     'two_names',
+    { input },
     counted(async (ctx) => `hello ${await ask('First name?', ctx)} ${await ask('Last name?', ctx)}`),
   );
   const http: HttpServerHandle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
@@ -53,6 +67,7 @@ export async function startElicitingUpstream(): Promise<ElicitingUpstream> {
     get cancelled() {
       return counts.cancelled;
     },
+    calls: (tag) => ({ ...(tagged.get(tag) ?? { started: 0, completed: 0, cancelled: 0 }) }),
     async close() {
       await http.close();
       server.close();

@@ -1,0 +1,196 @@
+/**
+ * Proxy instances behind one URL, on one real Redis (`janus-mcp proxy --redis URL`, each its own
+ * process on 127.0.0.1), in front of one handshake-era upstream that elicits: a 2026-07-28
+ * client's retry may reach any instance. The instance that gets it relays the answers to the
+ * one holding the upstream call and the outcome back, so the upstream call runs once. When the
+ * holder is gone (killed) or silent (paused), the retry is refused with -32602 asking the client
+ * to start over, and the call is given up rather than finished for no one.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { connect } from '../../src/client/index.js';
+import { type Running, startCli } from '../cli/support.js';
+import { HttpPeer } from '../http-e2e/support.js';
+import { rpc, startBalancer } from '../redis/balancer.js';
+import { type RedisServer, startRedis } from '../redis/support.js';
+import { until } from '../support/wait.js';
+import { answers, callRaw, type ElicitingUpstream, MODERN, startElicitingUpstream } from './eliciting-upstream.js';
+
+let redis: RedisServer;
+let upstream: ElicitingUpstream;
+before(async () => {
+  redis = await startRedis();
+  upstream = await startElicitingUpstream();
+});
+after(async () => {
+  await upstream?.close();
+  await redis?.stop();
+});
+
+interface Instance {
+  readonly running: Running;
+  readonly url: URL;
+  readonly peer: HttpPeer;
+}
+
+async function startInstance(): Promise<Instance> {
+  const running = startCli(['proxy', '--port', '0', '--redis', redis.url, '--upstream', upstream.url.href]);
+  const url = await running.url();
+  return { running, url, peer: new HttpPeer(url, MODERN) };
+}
+
+/** Two instances; `use` runs with them, and they are stopped after (one already killed is left alone). */
+async function withInstances(use: (a: Instance, b: Instance) => Promise<void>): Promise<void> {
+  const started = await Promise.allSettled([startInstance(), startInstance()]);
+  const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  try {
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    await use(instances[0]!, instances[1]!);
+  } finally {
+    for (const { running } of instances) {
+      if (running.child.exitCode === null && running.child.signalCode === null) {
+        process.kill(running.child.pid!, 'SIGCONT');
+        assert.equal(await running.stop(), 0, running.stderr());
+      }
+    }
+  }
+}
+
+test('a round started on instance A is retried through B, twice: the upstream call runs once, and a used state is refused on A and B', async () => {
+  await withInstances(async (a, b) => {
+    const before = { started: upstream.started, completed: upstream.completed };
+    const first = await callRaw(a.peer, 'two_names');
+    assert.equal(first.result?.resultType, 'input_required', JSON.stringify(first));
+
+    const second = await callRaw(b.peer, 'two_names', {
+      requestState: first.result.requestState,
+      inputResponses: answers(first.result.inputRequests, 'Ada'),
+    });
+    assert.equal(second.result?.resultType, 'input_required', JSON.stringify(second));
+    const [ask] = Object.values(second.result.inputRequests) as Array<{ method: string; params: { message: string } }>;
+    assert.equal(ask?.method, 'elicitation/create');
+    assert.equal(ask?.params.message, 'Last name?', 'the same upstream call asks its second question');
+
+    const done = await callRaw(b.peer, 'two_names', {
+      requestState: second.result.requestState,
+      inputResponses: answers(second.result.inputRequests, 'Lovelace'),
+    });
+    assert.deepEqual(done.result?.content, [{ type: 'text', text: 'hello Ada Lovelace' }], JSON.stringify(done));
+    assert.equal(upstream.started, before.started + 1, 'the upstream call ran once');
+    assert.equal(upstream.completed, before.completed + 1);
+
+    for (const [peer, round, name] of [
+      [a.peer, first, 'Eve'],
+      [b.peer, first, 'Eve'],
+      [a.peer, second, 'Eve'],
+      [b.peer, second, 'Eve'],
+    ] as const) {
+      const replay = await callRaw(peer, 'two_names', {
+        requestState: round.result.requestState,
+        inputResponses: answers(round.result.inputRequests, name),
+      });
+      assert.equal(replay.error?.code, -32602, JSON.stringify(replay));
+      assert.deepEqual(replay.error.data, { reason: 'used' });
+    }
+    // The relayed retry checks the binding at the holder, as a retry of its own.
+    const third = await callRaw(a.peer, 'ask_name');
+    const otherTool = await callRaw(b.peer, 'two_names', {
+      requestState: third.result.requestState,
+      inputResponses: answers(third.result.inputRequests, 'Eve'),
+    });
+    assert.equal(otherTool.error?.code, -32602, JSON.stringify(otherTool));
+    assert.match(otherTool.error.message, /issued for another tool call/);
+    const right = await callRaw(b.peer, 'ask_name', {
+      requestState: third.result.requestState,
+      inputResponses: answers(third.result.inputRequests, 'Grace'),
+    });
+    assert.deepEqual(right.result?.content, [{ type: 'text', text: 'hello Grace' }], JSON.stringify(right));
+    a.peer.assertClean();
+    b.peer.assertClean();
+  });
+});
+
+test('the repo client behind a round-robin balancer: its retries land on the other instance, and the call completes', async () => {
+  await withInstances(async (a, b) => {
+    const balancer = await startBalancer([a.url, b.url]);
+    const before = { started: upstream.started, completed: upstream.completed };
+    const client = await connect(balancer.url, {
+      protocolVersion: MODERN,
+      onElicit: async (params) => ({ action: 'accept', content: { name: params.message === 'First name?' ? 'Ada' : 'Lovelace' } }),
+    });
+    try {
+      const result = await client.callTool('two_names');
+      assert.deepEqual(result.content, [{ type: 'text', text: 'hello Ada Lovelace' }]);
+      const calls = balancer.log.filter((f) => rpc(f)[0]?.method === 'tools/call');
+      assert.equal(calls.length, 3, 'a call and its two retries');
+      assert.deepEqual(new Set(calls.map((f) => f.instance)), new Set([0, 1]), 'the retries went to both instances');
+      assert.equal(upstream.started, before.started + 1);
+      assert.equal(upstream.completed, before.completed + 1);
+    } finally {
+      await client.close();
+      await balancer.close();
+    }
+  });
+});
+
+test('the instance holding the call is killed: the retry on B is refused with -32602 at once, and a new call through B starts over', async () => {
+  await withInstances(async (a, b) => {
+    const args = { arguments: { tag: 'killed' } };
+    const round = await callRaw(a.peer, 'ask_name', args);
+    assert.equal(round.result?.resultType, 'input_required', JSON.stringify(round));
+    process.kill(a.running.child.pid!, 'SIGKILL');
+    await a.running.exit;
+
+    const retry = await callRaw(b.peer, 'ask_name', {
+      ...args,
+      requestState: round.result.requestState,
+      inputResponses: answers(round.result.inputRequests, 'Ada'),
+    });
+    assert.equal(retry.error?.code, -32602, JSON.stringify(retry));
+    assert.deepEqual(retry.error.data, { reason: 'owner_gone' });
+    assert.match(retry.error.message, /held by another proxy instance, which is no longer running/);
+    assert.match(retry.error.message, /Call the tool again without requestState to start over/);
+    assert.deepEqual(upstream.calls('killed'), { started: 1, completed: 0, cancelled: 0 }, 'nothing is replayed upstream');
+
+    const again = await callRaw(b.peer, 'ask_name', args);
+    const done = await callRaw(b.peer, 'ask_name', {
+      ...args,
+      requestState: again.result.requestState,
+      inputResponses: answers(again.result.inputRequests, 'Ada'),
+    });
+    assert.deepEqual(done.result?.content, [{ type: 'text', text: 'hello Ada' }], JSON.stringify(done));
+    assert.equal(upstream.calls('killed').started, 2, 'the new call started over');
+    assert.equal(upstream.calls('killed').completed, 1);
+  });
+});
+
+test('the instance holding the call is paused: the retry on B is refused after 10 s of silence, and A gives the call up when it runs again', async () => {
+  await withInstances(async (a, b) => {
+    const args = { arguments: { tag: 'paused' } };
+    const round = await callRaw(a.peer, 'ask_name', args);
+    assert.equal(round.result?.resultType, 'input_required', JSON.stringify(round));
+    process.kill(a.running.child.pid!, 'SIGSTOP');
+    let retry;
+    try {
+      retry = await callRaw(b.peer, 'ask_name', {
+        ...args,
+        requestState: round.result.requestState,
+        inputResponses: answers(round.result.inputRequests, 'Ada'),
+      });
+    } finally {
+      process.kill(a.running.child.pid!, 'SIGCONT');
+    }
+    assert.equal(retry.error?.code, -32602, JSON.stringify(retry));
+    assert.deepEqual(retry.error.data, { reason: 'owner_gone' });
+    assert.match(retry.error.message, /did not answer within 10 s; the call is given up/);
+    // A got the retry and the cancellation together: it cancels the upstream call, and never passes the answer on.
+    await until(() => upstream.calls('paused').cancelled === 1, 'the upstream call to be cancelled', 20_000);
+    assert.deepEqual(upstream.calls('paused'), { started: 1, completed: 0, cancelled: 1 });
+    const replay = await callRaw(a.peer, 'ask_name', {
+      ...args,
+      requestState: round.result.requestState,
+      inputResponses: answers(round.result.inputRequests, 'Ada'),
+    });
+    assert.equal(replay.error?.code, -32602, JSON.stringify(replay));
+  });
+});
