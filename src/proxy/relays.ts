@@ -298,7 +298,7 @@ export class Relays {
       };
       this.relay.send(owner, JSON.stringify(message)).then(
         (taken) => {
-          if (!taken && this.waiting.has(id)) gone('is no longer running');
+          if (!taken && this.waiting.has(id)) gone('is no longer running (or is not of this cluster)');
         },
         (e: unknown) => {
           if (!this.waiting.has(id)) return;
