@@ -13,6 +13,7 @@ import { type Running, startCli } from '../cli/support.js';
 import { HttpPeer } from '../http-e2e/support.js';
 import { rpc, startBalancer } from '../redis/balancer.js';
 import { type RedisServer, startRedis } from '../redis/support.js';
+import type { Msg } from '../support/common.js';
 import { until } from '../support/wait.js';
 import { answers, callRaw, type ElicitingUpstream, MODERN, startElicitingUpstream } from './eliciting-upstream.js';
 
@@ -170,7 +171,7 @@ test('the instance holding the call is paused: the retry on B is refused after 1
     const round = await callRaw(a.peer, 'ask_name', args);
     assert.equal(round.result?.resultType, 'input_required', JSON.stringify(round));
     process.kill(a.running.child.pid!, 'SIGSTOP');
-    let retry;
+    let retry: Msg;
     try {
       retry = await callRaw(b.peer, 'ask_name', {
         ...args,
