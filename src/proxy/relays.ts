@@ -154,6 +154,7 @@ export class Relays {
 
   async close(): Promise<void> {
     for (const controller of this.serving.values()) controller.abort(new McpError(ErrorCode.InternalError, 'the proxy closed'));
+    for (const [id, deliver] of this.waiting) deliver({ t: 'error', id, code: ErrorCode.InternalError, message: 'the proxy is closing' });
     await this.stop?.();
   }
 
@@ -263,6 +264,7 @@ export class Relays {
         cancel();
         reject(carrier.signal.reason);
       };
+      if (carrier.signal.aborted) return reject(carrier.signal.reason);
       carrier.signal.addEventListener('abort', cancelled, { once: true });
       this.waiting.set(id, (m) => {
         switch (m.t) {

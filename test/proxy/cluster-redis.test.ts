@@ -15,7 +15,7 @@ import { rpc, startBalancer } from '../redis/balancer.js';
 import { type RedisServer, startRedis } from '../redis/support.js';
 import type { Msg } from '../support/common.js';
 import { until } from '../support/wait.js';
-import { answers, callRaw, type ElicitingUpstream, MODERN, startElicitingUpstream } from './eliciting-upstream.js';
+import { answers, CAPS, callRaw, type ElicitingUpstream, MODERN, startElicitingUpstream } from './eliciting-upstream.js';
 
 let redis: RedisServer;
 let upstream: ElicitingUpstream;
@@ -57,7 +57,7 @@ async function withInstances(use: (a: Instance, b: Instance) => Promise<void>): 
   }
 }
 
-test('a round started on instance A is retried through B, twice: the upstream call runs once, and a used state is refused on A and B', async () => {
+test('a round started on instance A is retried through B, twice: the upstream call runs once, a used state is refused on A and B, and progress and logs come through B', async () => {
   await withInstances(async (a, b) => {
     const before = { started: upstream.started, completed: upstream.completed };
     const first = await callRaw(a.peer, 'two_names');
@@ -106,6 +106,31 @@ test('a round started on instance A is retried through B, twice: the upstream ca
       inputResponses: answers(third.result.inputRequests, 'Grace'),
     });
     assert.deepEqual(right.result?.content, [{ type: 'text', text: 'hello Grace' }], JSON.stringify(right));
+
+    // The holder's progress and log messages reach the retry's client through B.
+    const asked = await callRaw(a.peer, 'ask_and_report');
+    const reported = await b.peer.modern(
+      'tools/call',
+      {
+        name: 'ask_and_report',
+        arguments: {},
+        requestState: asked.result.requestState,
+        inputResponses: answers(asked.result.inputRequests, 'Ada'),
+      },
+      { caps: CAPS, meta: { progressToken: 'relayed', 'io.modelcontextprotocol/logLevel': 'debug' } },
+    );
+    const [progress, log, last] = [
+      reported.messages.find((m) => m.method === 'notifications/progress'),
+      reported.messages.find((m) => m.method === 'notifications/message'),
+      reported.messages.at(-1),
+    ];
+    assert.deepEqual(
+      progress?.params,
+      { progressToken: 'relayed', progress: 1, total: 2, message: 'asked Ada' },
+      JSON.stringify(reported.messages),
+    );
+    assert.deepEqual(log?.params, { level: 'info', logger: 'eliciting-upstream', data: { got: 'Ada' } }, JSON.stringify(reported.messages));
+    assert.deepEqual(last?.result?.content, [{ type: 'text', text: 'hello Ada' }]);
     a.peer.assertClean();
     b.peer.assertClean();
   });

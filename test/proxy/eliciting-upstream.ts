@@ -2,7 +2,8 @@
  * The upstream of the round tests: a handshake-era server on Streamable HTTP (127.0.0.1) whose
  * tools ask the caller's name with real elicitation requests, and which counts what each call
  * did: started (a side effect a replay would repeat), completed, or cancelled by the proxy,
- * in all and per call (a call's `tag` argument names it).
+ * in all and per call (a call's `tag` argument names it). `ask_and_report` sends progress and
+ * a log message once answered.
  */
 import { createServer, type RequestContext } from '../../src/server/index.js';
 import { type HttpServerHandle, serveHttp } from '../../src/transports/http/index.js';
@@ -54,6 +55,17 @@ export async function startElicitingUpstream(): Promise<ElicitingUpstream> {
     'two_names',
     { input },
     counted(async (ctx) => `hello ${await ask('First name?', ctx)} ${await ask('Last name?', ctx)}`),
+  );
+  server.tool(
+    'ask_and_report',
+    { input },
+    counted(async (ctx) => {
+      const name = await ask('Your name?', ctx);
+      // After the answer: what the retry's request must carry back to its client.
+      ctx.progress(1, 2, `asked ${name}`);
+      ctx.log('info', { got: name }, 'eliciting-upstream');
+      return `hello ${name}`;
+    }),
   );
   const http: HttpServerHandle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
   return {
