@@ -6,7 +6,8 @@
  *   `ctx.roots`), whatever the upstream's era;
  * - a 2026-07-28 downstream client's tool call is a `Continuation`: the upstream's questions
  *   end the downstream request with an `input_required` round, and the retry's answers let the
- *   same upstream call go on (continuation.ts).
+ *   same upstream call go on (continuation.ts), in this instance or, when the retry reached
+ *   another instance of the proxy's cluster, relayed from there (relays.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ConnectOptions } from '../client/index.js';
@@ -83,8 +84,6 @@ export interface BridgeOptions {
   continuationTtlMs?: number;
   /** The instances of this proxy's cluster, for retries that reach an instance other than the call's. */
   relay?: ContinuationRelay;
-  /** How long a relayed retry waits for a word from the owning instance before taking it for gone. */
-  ownerSilenceMs?: number;
   reportError?: (e: unknown) => void;
 }
 
@@ -116,7 +115,6 @@ export class Bridge implements Forwarders {
       new Relays(relay, this.instance, {
         claim: (state, tool, args) => this.claim(state, tool, args),
         step: (c, carrier, responses) => this.step(c, carrier, responses),
-        ownerSilenceMs: options.ownerSilenceMs,
         reportError: options.reportError ?? ((e) => console.error('[janus-mcp proxy]', e)),
       });
   }

@@ -5,7 +5,7 @@
  * and takes the state exactly as for a retry of its own (bound to its call, accepted once),
  * lets the call go on, and sends back its progress, logs and outcome: the result, the next
  * round, or the error. While it works it says it is alive; an owner that does not take the
- * message, or says nothing for `ownerSilenceMs`, is gone, and the call is given up (an owner
+ * message, or says nothing for `OWNER_SILENCE_MS`, is gone, and the call is given up (an owner
  * that was only paused cancels it when the cancellation reaches it): the retry is refused with
  * -32602, asking the client to start the call again. Replaying it here instead would repeat what
  * the upstream tool did before it asked, without the client knowing.
@@ -20,7 +20,7 @@ import type { ContinuationRelay } from './relay.js';
 export type RoundOutcome = { result: CallToolResult } | { inputRequests: Record<string, InputRequest>; requestState: string };
 
 /** How long a relayed retry waits for a word from the owner, by default. */
-export const OWNER_SILENCE_MS = 10_000;
+const OWNER_SILENCE_MS = 10_000;
 /** How often an owner working on a relayed retry says it is alive. */
 const ALIVE_EVERY_MS = 2_000;
 /** Relayed retries remembered as taken, so a message delivered twice is served once. */
@@ -126,7 +126,6 @@ export interface RelayedRetry {
 export interface Holder {
   claim(state: string, tool: string, argumentsJson: string): Continuation;
   step(continuation: Continuation, carrier: Carrier, responses: Record<string, unknown>): Promise<RoundOutcome>;
-  ownerSilenceMs: number | undefined;
   reportError(e: unknown): void;
 }
 
@@ -138,15 +137,12 @@ export class Relays {
   private readonly serving = new Map<string, AbortController>();
   private readonly served = new Set<string>();
   private stop: (() => Promise<void>) | undefined;
-  private readonly silenceMs: number;
 
   constructor(
     private readonly relay: ContinuationRelay,
     private readonly instance: string,
     private readonly holder: Holder,
-  ) {
-    this.silenceMs = holder.ownerSilenceMs ?? OWNER_SILENCE_MS;
-  }
+  ) {}
 
   async start(): Promise<void> {
     this.stop = await this.relay.listen(this.instance, (text) => this.receive(text));
@@ -257,7 +253,7 @@ export class Relays {
       };
       const heard = () => {
         clearTimeout(silence);
-        silence = setTimeout(() => gone(`did not answer within ${this.silenceMs / 1000} s`), this.silenceMs);
+        silence = setTimeout(() => gone(`did not answer within ${OWNER_SILENCE_MS / 1000} s`), OWNER_SILENCE_MS);
       };
       const cancelled = () => {
         end();
