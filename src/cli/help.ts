@@ -90,7 +90,7 @@ As serve, and when FILE changes it is imported again and the running server's to
 prompts, resources and templates are replaced by the new ones: clients stay connected and
 are told the lists changed. Modules FILE imports are not reloaded.`,
 
-  proxy: `Usage: janus-mcp proxy [--port P | --stdio] [--host H] [--root DIR]… [--continuation-timeout SECONDS] [--redis URL]
+  proxy: `Usage: janus-mcp proxy [--port P | --stdio] [--host H] [--root DIR]… [--continuation-timeout SECONDS]
                        (--upstream URL | -- COMMAND ARGS…)
 
 Serves one upstream server (a URL, or a command over stdio) to clients of every revision,
@@ -107,8 +107,6 @@ Options:
   --continuation-timeout SECONDS
                             how long a 2026-07-28 client's input_required round waits for
                             its retry before its upstream call is cancelled (default 600)
-  --redis URL               serve one URL with the other proxy instances on this Redis: a
-                            round's retry may reach any of them (needs the redis package)
   -- COMMAND ARGS…          the upstream server's command line
 ${CONNECTING.replace(/an HTTP header on every request/, 'an HTTP header on every upstream request')}`,
 

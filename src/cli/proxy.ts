@@ -1,9 +1,8 @@
 /**
- * `proxy [--port P | --stdio] [--host H] [--root DIR]… [--continuation-timeout SECONDS] [--redis URL]
+ * `proxy [--port P | --stdio] [--host H] [--root DIR]… [--continuation-timeout SECONDS]
  * (--upstream URL | -- COMMAND ARGS…)`: one upstream server served to clients of every revision
- * by `createProxy` (janus-mcp/proxy), over Streamable HTTP or stdio; with `--redis`, as one of
- * several instances behind one URL (janus-mcp/redis). The proxy and Redis are loaded when this
- * verb runs, so every other verb works without them.
+ * by `createProxy` (janus-mcp/proxy), over Streamable HTTP or stdio. The proxy is loaded when
+ * this verb runs, so every other verb works without it.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +19,6 @@ const PROXY_OPTIONS = {
   upstream: { type: 'string' },
   root: { type: 'string', multiple: true },
   'continuation-timeout': { type: 'string' },
-  redis: { type: 'string' },
   header: CONNECT_OPTIONS.header,
   'protocol-version': CONNECT_OPTIONS['protocol-version'],
   era: CONNECT_OPTIONS.era,
@@ -42,9 +40,6 @@ export async function proxyVerb(args: string[], out: Output): Promise<number> {
   if (values.stdio && (values.port !== undefined || values.host !== undefined)) {
     throw new UsageError('--stdio serves stdin/stdout: it takes no --port or --host', 'proxy');
   }
-  if (values.stdio && values.redis !== undefined) {
-    throw new UsageError('--redis lets several HTTP instances serve one URL: it takes no --stdio', 'proxy');
-  }
   const listen = { host: values.host ?? '127.0.0.1', port: values.port === undefined ? 0 : port('proxy', values.port) };
   const timeout = values['continuation-timeout'];
   const continuationTimeoutMs = timeout === undefined ? undefined : continuationTimeout(timeout);
@@ -54,19 +49,11 @@ export async function proxyVerb(args: string[], out: Output): Promise<number> {
 
   const { createProxy } = await loadProxy();
   const roots = (values.root ?? []).map((r) => ({ uri: /^file:\/\//i.test(r) ? r : pathToFileURL(resolve(r)).href }));
-  const cluster = values.redis === undefined ? undefined : await (await loadRedis()).redisCluster({ url: values.redis });
-  let proxy: Awaited<ReturnType<typeof createProxy>>;
-  try {
-    proxy = await createProxy(values.upstream ?? command, {
-      connect: upstreamOptions,
-      roots,
-      ...(continuationTimeoutMs === undefined ? {} : { continuationTimeoutMs }),
-      ...(cluster === undefined ? {} : { server: { cluster } }),
-    });
-  } catch (e) {
-    await cluster?.close();
-    throw e;
-  }
+  const proxy = await createProxy(values.upstream ?? command, {
+    connect: upstreamOptions,
+    roots,
+    ...(continuationTimeoutMs === undefined ? {} : { continuationTimeoutMs }),
+  });
   try {
     if (values.stdio) {
       const connection = await serveStdio(proxy.server, { input: stdinEndedOnSignal() });
@@ -80,7 +67,6 @@ export async function proxyVerb(args: string[], out: Output): Promise<number> {
     return 0;
   } finally {
     await proxy.close();
-    await cluster?.close();
   }
 }
 
@@ -91,16 +77,6 @@ function continuationTimeout(text: string): number {
     throw new UsageError(`--continuation-timeout needs a number of seconds above 0 (at most 24 days), got "${text}"`, 'proxy');
   }
   return ms;
-}
-
-async function loadRedis(): Promise<typeof import('../redis/index.js')> {
-  try {
-    return await import('../redis/index.js');
-  } catch (e) {
-    throw new Error(
-      `--redis needs the redis package next to janus-mcp (npm install redis): janus-mcp/redis could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
-    );
-  }
 }
 
 async function loadProxy(): Promise<typeof import('../proxy/index.js')> {

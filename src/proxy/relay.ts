@@ -9,7 +9,9 @@
  * `janus-mcp/redis` puts one on Redis publish/subscribe). A cluster without one gets the
  * in-process relay below, shared by the proxies created with that same cluster object.
  */
-import { type Cluster, StoreKey } from '../server/cluster.js';
+import type { ServerOptions } from '../server/index.js';
+
+type Cluster = NonNullable<ServerOptions['cluster']>;
 
 /**
  * Messages between the proxy instances of one cluster, each addressed to one instance by the
@@ -29,8 +31,14 @@ export interface ContinuationRelay {
   send(instance: string, message: string): Promise<boolean>;
 }
 
-/** Where a cluster keeps the proxy's {@link ContinuationRelay} (`cluster.stores`). */
-export const CONTINUATION_RELAY = new StoreKey<ContinuationRelay>('janus-mcp/proxy.continuation-relay');
+/**
+ * Where a cluster keeps the proxy's {@link ContinuationRelay}: a `StoreKey<ContinuationRelay>`
+ * (janus-mcp/spi) for `cluster.stores.set(CONTINUATION_RELAY, relay)`. Stores are found by the
+ * key's `id`; janus-mcp/redis registers its relay under the same one.
+ */
+export const CONTINUATION_RELAY: { readonly id: string; readonly store?: ContinuationRelay } = {
+  id: 'janus-mcp/proxy.continuation-relay',
+};
 
 /** The relay of the proxies in this process: messages are handed over in memory, a turn of the event loop later. */
 export class LocalContinuationRelay implements ContinuationRelay {

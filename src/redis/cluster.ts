@@ -5,12 +5,11 @@
  */
 import { ClusterStores, type Cluster } from '../spi/index.js';
 import { TASK_STORE } from '../extensions/tasks/index.js';
-import { CONTINUATION_RELAY } from '../proxy/relay.js';
 import { RedisBackplane } from './backplane.js';
 import type { LegacyStoreOptions } from './era.js';
 import { LEGACY_STORES } from './eras.js';
 import type { RedisLink } from './link.js';
-import { RedisContinuationRelay } from './relay.js';
+import { CONTINUATION_RELAY, RedisContinuationRelay } from './relay.js';
 import { RedisRequestStateStore } from './request-state-store.js';
 import { RedisSecretRing, secretRingOptions } from './secret-ring.js';
 import { RedisTaskStore } from './task-store.js';

@@ -6,8 +6,21 @@
  * the instance is gone, said at once instead of after a silence. Channels of different
  * instances have different hash tags, so on a cluster they spread over the shards.
  */
-import type { ContinuationRelay } from '../proxy/relay.js';
+import { StoreKey } from '../spi/index.js';
 import type { RedisLink } from './link.js';
+
+/**
+ * The proxy's relay, as janus-mcp/proxy defines it (`ContinuationRelay`): the two build on the
+ * public entries only, so neither imports the other; `test/proxy/cluster-redis.test.ts` checks
+ * that the proxy finds this one.
+ */
+interface ContinuationRelay {
+  listen(instance: string, receive: (message: string) => void): Promise<() => Promise<void>>;
+  send(instance: string, message: string): Promise<boolean>;
+}
+
+/** The key janus-mcp/proxy looks its relay up under (its `CONTINUATION_RELAY`): the same id. */
+export const CONTINUATION_RELAY = new StoreKey<ContinuationRelay>('janus-mcp/proxy.continuation-relay');
 
 /** How a {@link RedisContinuationRelay} names its channels and bounds its publishes. */
 export interface RedisContinuationRelayOptions {

@@ -70,7 +70,7 @@ test('in one process: a round started on A is answered through B, and once A is 
       inputResponses: answers(second.result.inputRequests, 'Lovelace'),
     });
     assert.deepEqual(done.result?.content, [{ type: 'text', text: 'hello Ada Lovelace' }], JSON.stringify(done));
-    assert.deepEqual(upstream.calls('local'), { started: 1, completed: 1, cancelled: 0 });
+    assert.deepEqual(upstream.calls('local'), { started: 1, completed: 1, failed: 0, cancelled: 0 });
 
     const waiting = await callRaw(a.peer, 'ask_name', args);
     await a.close();

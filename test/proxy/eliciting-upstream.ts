@@ -1,7 +1,8 @@
 /**
  * The upstream of the round tests: a handshake-era server on Streamable HTTP (127.0.0.1) whose
  * tools ask the caller's name with real elicitation requests, and which counts what each call
- * did: started (a side effect a replay would repeat), completed, or cancelled by the proxy,
+ * did: started (a side effect a replay would repeat), completed, failed (its question went
+ * unanswered: the proxy closed the call's stream), or cancelled (its signal aborted),
  * in all and per call (a call's `tag` argument names it). `ask_and_report` sends progress and
  * a log message once answered.
  */
@@ -12,25 +13,28 @@ import type { HttpPeer } from '../http-e2e/support.js';
 
 const NAME = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
 
+type Counts = { started: number; completed: number; failed: number; cancelled: number };
+
 export interface ElicitingUpstream {
   readonly url: URL;
-  /** Calls started, completed, and cancelled (their signal aborted), over every tool. */
+  /** Calls started, completed, failed and cancelled, over every tool. */
   readonly started: number;
   readonly completed: number;
+  readonly failed: number;
   readonly cancelled: number;
   /** What became of the calls tagged `tag` (each state counted once per call). */
-  calls(tag: string): { started: number; completed: number; cancelled: number };
+  calls(tag: string): Counts;
   close(): Promise<void>;
 }
 
 export async function startElicitingUpstream(): Promise<ElicitingUpstream> {
   const server = createServer({ name: 'eliciting-upstream', version: '1.0.0', eras: { legacy: true, modern: false } });
-  const counts = { started: 0, completed: 0, cancelled: 0 };
-  const tagged = new Map<string, { started: number; completed: number; cancelled: number }>();
-  const count = (tag: unknown, what: 'started' | 'completed' | 'cancelled') => {
+  const counts = { started: 0, completed: 0, failed: 0, cancelled: 0 };
+  const tagged = new Map<string, Counts>();
+  const count = (tag: unknown, what: keyof Counts) => {
     counts[what]++;
     if (typeof tag !== 'string') return;
-    const c = tagged.get(tag) ?? { started: 0, completed: 0, cancelled: 0 };
+    const c = tagged.get(tag) ?? { started: 0, completed: 0, failed: 0, cancelled: 0 };
     c[what]++;
     tagged.set(tag, c);
   };
@@ -41,9 +45,14 @@ export async function startElicitingUpstream(): Promise<ElicitingUpstream> {
   const counted = (work: (ctx: RequestContext) => Promise<string>) => async (args: { tag?: string }, ctx: RequestContext) => {
     count(args.tag, 'started');
     ctx.signal.addEventListener('abort', () => count(args.tag, 'cancelled'), { once: true });
-    const text = await work(ctx);
-    count(args.tag, 'completed');
-    return text;
+    try {
+      const text = await work(ctx);
+      count(args.tag, 'completed');
+      return text;
+    } catch (e) {
+      count(args.tag, 'failed');
+      throw e;
+    }
   };
   const input = { type: 'object', properties: { tag: { type: 'string' } } } as const;
   server.tool(
@@ -76,10 +85,13 @@ export async function startElicitingUpstream(): Promise<ElicitingUpstream> {
     get completed() {
       return counts.completed;
     },
+    get failed() {
+      return counts.failed;
+    },
     get cancelled() {
       return counts.cancelled;
     },
-    calls: (tag) => ({ ...(tagged.get(tag) ?? { started: 0, completed: 0, cancelled: 0 }) }),
+    calls: (tag) => ({ ...(tagged.get(tag) ?? { started: 0, completed: 0, failed: 0, cancelled: 0 }) }),
     async close() {
       await http.close();
       server.close();
