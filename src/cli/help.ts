@@ -90,7 +90,8 @@ As serve, and when FILE changes it is imported again and the running server's to
 prompts, resources and templates are replaced by the new ones: clients stay connected and
 are told the lists changed. Modules FILE imports are not reloaded.`,
 
-  proxy: `Usage: janus-mcp proxy [--port P | --stdio] [--host H] [--root DIR]… (--upstream URL | -- COMMAND ARGS…)
+  proxy: `Usage: janus-mcp proxy [--port P | --stdio] [--host H] [--root DIR]… [--continuation-timeout SECONDS]
+                       (--upstream URL | -- COMMAND ARGS…)
 
 Serves one upstream server (a URL, or a command over stdio) to clients of every revision,
 over Streamable HTTP (default: 127.0.0.1 on a free port, printed on stderr) or stdio.
@@ -103,6 +104,9 @@ Options:
   --root DIR                a root of the proxy's own (a path or file:// URI; repeatable): the
                             answer to the upstream's roots/list when no client call is in
                             flight to ask (default: none, an empty list)
+  --continuation-timeout SECONDS
+                            how long a 2026-07-28 client's input_required round waits for
+                            its retry before its upstream call is cancelled (default 600)
   -- COMMAND ARGS…          the upstream server's command line
 ${CONNECTING.replace(/an HTTP header on every request/, 'an HTTP header on every upstream request')}`,
 

@@ -1,8 +1,8 @@
 /**
- * `proxy [--port P | --stdio] [--host H] [--root DIR]… (--upstream URL | -- COMMAND ARGS…)`: one upstream
- * server served to clients of every revision by `createProxy` (janus-mcp/proxy), over
- * Streamable HTTP or stdio. The proxy is loaded when this verb runs, so every other verb works
- * without it.
+ * `proxy [--port P | --stdio] [--host H] [--root DIR]… [--continuation-timeout SECONDS]
+ * (--upstream URL | -- COMMAND ARGS…)`: one upstream server served to clients of every revision
+ * by `createProxy` (janus-mcp/proxy), over Streamable HTTP or stdio. The proxy is loaded when
+ * this verb runs, so every other verb works without it.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,7 @@ const PROXY_OPTIONS = {
   stdio: { type: 'boolean' },
   upstream: { type: 'string' },
   root: { type: 'string', multiple: true },
+  'continuation-timeout': { type: 'string' },
   header: CONNECT_OPTIONS.header,
   'protocol-version': CONNECT_OPTIONS['protocol-version'],
   era: CONNECT_OPTIONS.era,
@@ -40,13 +41,19 @@ export async function proxyVerb(args: string[], out: Output): Promise<number> {
     throw new UsageError('--stdio serves stdin/stdout: it takes no --port or --host', 'proxy');
   }
   const listen = { host: values.host ?? '127.0.0.1', port: values.port === undefined ? 0 : port('proxy', values.port) };
+  const timeout = values['continuation-timeout'];
+  const continuationTimeoutMs = timeout === undefined ? undefined : continuationTimeout(timeout);
   const upstreamOptions = connectOptions('proxy', values);
   // stdout carries protocol only: what else prints goes to stderr.
   if (values.stdio) protectStdout();
 
   const { createProxy } = await loadProxy();
   const roots = (values.root ?? []).map((r) => ({ uri: /^file:\/\//i.test(r) ? r : pathToFileURL(resolve(r)).href }));
-  const proxy = await createProxy(values.upstream ?? command, { connect: upstreamOptions, roots });
+  const proxy = await createProxy(values.upstream ?? command, {
+    connect: upstreamOptions,
+    roots,
+    ...(continuationTimeoutMs === undefined ? {} : { continuationTimeoutMs }),
+  });
   try {
     if (values.stdio) {
       const connection = await serveStdio(proxy.server, { input: stdinEndedOnSignal() });
@@ -61,6 +68,15 @@ export async function proxyVerb(args: string[], out: Output): Promise<number> {
   } finally {
     await proxy.close();
   }
+}
+
+/** `--continuation-timeout SECONDS` in milliseconds. */
+function continuationTimeout(text: string): number {
+  const ms = Math.round(Number(text) * 1000);
+  if (text.trim() === '' || !Number.isFinite(ms) || ms < 1 || ms > 2 ** 31 - 1) {
+    throw new UsageError(`--continuation-timeout needs a number of seconds above 0 (at most 24 days), got "${text}"`, 'proxy');
+  }
+  return ms;
 }
 
 async function loadProxy(): Promise<typeof import('../proxy/index.js')> {

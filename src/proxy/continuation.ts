@@ -6,18 +6,41 @@
  * request ends with an `input_required` round whose `requestState` is this continuation's
  * id; the retry brings the answers, which resolve the upstream's pending questions, and the
  * same upstream call goes on. Replaying would repeat the upstream tool's side effects.
- * Held in this process's memory: one proxy instance per client (docs/proxy.md §Limits).
+ * Held in the memory of the instance that started it; a retry that reaches another instance
+ * of a cluster is relayed here (bridge.ts, relay.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '../errors/index.js';
-import type { CallToolResult, InputRequest, LoggingLevel } from '../protocol/index.js';
+import type { CallToolResult, ClientCapabilities, InputRequest, LoggingLevel } from '../protocol/index.js';
 import type { RequestContext } from '../server/index.js';
 import type { AskMethod, Asker, Question } from './scope.js';
 
 /** `requestState` values of the proxy's own rounds start with this. */
 export const CONTINUATION_PREFIX = 'janus-proxy.';
-/** How long a continuation waits for the retry that answers its round. */
+/** How long a continuation waits for the retry that answers its round, unless the proxy's options say otherwise. */
 export const CONTINUATION_TTL_MS = 10 * 60_000;
+
+/**
+ * The downstream request carrying a continuation for now: a request to this instance, or a
+ * retry that reached another instance of the cluster and is relayed here.
+ */
+export interface Carrier {
+  /** Aborted when the downstream request is cancelled: the upstream call is cancelled with it. */
+  readonly signal: AbortSignal;
+  /** What the downstream client declared (undefined: not known, every question is asked). */
+  readonly capabilities: ClientCapabilities | undefined;
+  progress(progress: number, total?: number, message?: string): void;
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+}
+
+/** A request to this instance as a carrier. */
+export function carrierOf(ctx: RequestContext): Carrier {
+  return {
+    signal: ctx.signal,
+    capabilities: ctx.client.capabilities,
+    progress: (p, total, message) => ctx.progress(p, total, message),
+    log: (level, data, logger) => ctx.log(level, data, logger),
+  };
+}
 
 /** The capability a downstream client needs for each question. */
 const NEEDS: Record<AskMethod, 'elicitation' | 'sampling' | 'roots'> = {
@@ -44,7 +67,7 @@ export class Continuation implements Asker {
   private gathering = false;
   private outcome: { ok: true; result: CallToolResult } | { ok: false; error: unknown } | undefined;
   private wake: (() => void) | undefined;
-  private ctx: RequestContext | undefined;
+  private ctx: Carrier | undefined;
   private readonly onDownstreamAbort = () => this.controller.abort(this.ctx?.signal.reason);
   private expiry: ReturnType<typeof setTimeout> | undefined;
 
@@ -52,7 +75,7 @@ export class Continuation implements Asker {
     readonly tool: string,
     /** The call's arguments as JSON: a retry must repeat them. */
     readonly argumentsJson: string,
-    /** Drops the continuation from the proxy's table (its round expired). */
+    /** Drops the continuation from the proxy's table: its round expired (the upstream call is cancelled). */
     private readonly forget: (c: Continuation) => void,
     private readonly ttlMs = CONTINUATION_TTL_MS,
   ) {}
@@ -72,10 +95,10 @@ export class Continuation implements Asker {
     this.wake?.();
   }
 
-  /** The `requestState` of a new round. */
-  newRound(): string {
-    this.state = `${CONTINUATION_PREFIX}${randomUUID()}`;
-    return this.state;
+  /** A new round goes out with `state` as its `requestState` (a new one each round). */
+  newRound(state: string): string {
+    this.state = state;
+    return state;
   }
 
   /** The `requestState` of the round waiting for its retry, if one is. */
@@ -84,11 +107,17 @@ export class Continuation implements Asker {
   }
 
   /** The downstream request now carrying this call: its progress, logs and cancellation. */
-  attach(ctx: RequestContext): void {
+  attach(ctx: Carrier): void {
     clearTimeout(this.expiry);
     this.ctx = ctx;
     ctx.signal.addEventListener('abort', this.onDownstreamAbort, { once: true });
     if (ctx.signal.aborted) this.onDownstreamAbort();
+  }
+
+  /** Gives the call up (a retry came, but no one waits for its outcome any more): the upstream call is cancelled. */
+  cancel(reason: unknown): void {
+    clearTimeout(this.expiry);
+    this.controller.abort(reason);
   }
 
   /** The downstream request ended; a round in progress waits `ttlMs` for its retry. */
@@ -97,7 +126,9 @@ export class Continuation implements Asker {
     this.ctx = undefined;
     if (waitingForRetry) {
       this.expiry = setTimeout(() => {
-        this.controller.abort(new McpError(ErrorCode.InvalidRequest, 'no retry answered the input_required round in time'));
+        this.controller.abort(
+          new McpError(ErrorCode.InvalidRequest, `no retry answered the input_required round within ${this.ttlMs / 1000} s`),
+        );
         this.forget(this);
       }, this.ttlMs);
       this.expiry.unref?.();
@@ -113,7 +144,7 @@ export class Continuation implements Asker {
   }
 
   declares(capability: 'elicitation' | 'sampling' | 'roots'): boolean {
-    const caps = this.ctx?.client.capabilities;
+    const caps = this.ctx?.capabilities;
     return caps === undefined || Boolean(caps[capability]);
   }
 

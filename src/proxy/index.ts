@@ -5,3 +5,5 @@
  */
 export { createProxy } from './proxy.js';
 export type { Proxy, ProxyOptions } from './proxy.js';
+export { CONTINUATION_RELAY } from './relay.js';
+export type { ContinuationRelay } from './relay.js';

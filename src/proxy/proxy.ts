@@ -10,6 +10,7 @@ import type { Root, ServerCapabilities } from '../protocol/index.js';
 import { createServer, type Server, type ServerOptions } from '../server/index.js';
 import { Bridge } from './bridge.js';
 import { type Hide, Mirror, type ListKind } from './mirror.js';
+import { relayOf } from './relay.js';
 import { UpstreamSubscriptions } from './subscriptions.js';
 import { DEFAULT_RECONNECT, isGone, type ReconnectPolicy, Upstream } from './upstream.js';
 
@@ -35,7 +36,18 @@ export interface ProxyOptions {
   roots?: readonly Root[];
   /** Reconnection to the upstream when it goes away (command dies, URL unreachable): attempts and backoff (default 5 attempts from 500 ms, doubling). */
   reconnect?: { attempts?: number; delayMs?: number } | false;
-  /** Server options for the downstream server (limits, logger, onError…). */
+  /**
+   * How long (ms) the upstream call behind a 2026-07-28 client's `input_required` round waits
+   * for the retry that answers it (default 600000, 10 minutes). A round not retried in time is
+   * dropped: its upstream call is cancelled, and a late retry is refused with -32602 asking the
+   * client to call the tool again. Each round gets the whole time.
+   */
+  continuationTimeoutMs?: number;
+  /**
+   * Server options for the downstream server (limits, logger, onError…). With a `cluster`
+   * (`redisCluster()` of janus-mcp/redis), the proxy instances created with it serve one
+   * endpoint: a round's retry may reach any of them (docs/proxy.md §Limits).
+   */
   server?: Omit<ServerOptions, 'name' | 'version'>;
 }
 
@@ -90,8 +102,13 @@ function capabilitiesOf(client: Client): ServerCapabilities {
  */
 export async function createProxy(upstream: string | string[] | Transport | Client, options: ProxyOptions = {}): Promise<Proxy> {
   let current: Upstream | undefined;
-  const bridge = new Bridge(() => current!, checkedRoots(options.roots));
   const reportError = (e: unknown) => (options.server?.onError ?? ((x: unknown) => console.error('[janus-mcp proxy]', x)))(e);
+  const bridge = new Bridge(() => current!, {
+    roots: checkedRoots(options.roots),
+    continuationTtlMs: checkedTimeout(options.continuationTimeoutMs),
+    relay: relayOf(options.server?.cluster),
+    reportError,
+  });
   const connectOptions: ConnectOptions = { ...options.connect, ...bridge.handlers() };
   const target: Target | undefined =
     upstream instanceof Client ? undefined : Array.isArray(upstream) ? { command: upstream[0]!, args: upstream.slice(1) } : upstream;
@@ -111,6 +128,15 @@ export async function createProxy(upstream: string | string[] | Transport | Clie
     if (target !== undefined) await client.close().catch(() => {});
     throw e;
   }
+}
+
+/** The `continuationTimeoutMs` option, checked where a mistake is still the caller's. */
+function checkedTimeout(ms: number | undefined): number | undefined {
+  // setTimeout fires at once past 2^31-1 ms.
+  if (ms !== undefined && !(Number.isInteger(ms) && ms > 0 && ms <= 2 ** 31 - 1)) {
+    throw new TypeError(`createProxy: options.continuationTimeoutMs is a whole number of milliseconds above 0 (got ${String(ms)})`);
+  }
+  return ms;
 }
 
 /** The `roots` option, checked where a mistake is still the caller's. */
@@ -201,6 +227,7 @@ async function serve(
   const noticeLoss = (c: Client) => c.onClose((error) => error && up.lost(c, error));
   noticeLoss(client);
   await mirror.syncAll(client);
+  await bridge.start();
   watch(client);
   up.onReconnect(async (c) => {
     noticeLoss(c);
@@ -218,6 +245,7 @@ async function serve(
     async close() {
       watching?.abort();
       subscriptions.close();
+      await bridge.close().catch(reportError);
       server.close();
       await up.close();
     },

@@ -9,6 +9,7 @@ import { RedisBackplane } from './backplane.js';
 import type { LegacyStoreOptions } from './era.js';
 import { LEGACY_STORES } from './eras.js';
 import type { RedisLink } from './link.js';
+import { CONTINUATION_RELAY, RedisContinuationRelay } from './relay.js';
 import { RedisRequestStateStore } from './request-state-store.js';
 import { RedisSecretRing, secretRingOptions } from './secret-ring.js';
 import { RedisTaskStore } from './task-store.js';
@@ -56,7 +57,11 @@ export interface RedisClusterOptions extends RedisTopology {
 
 /** A `Cluster` whose connections `close()` ends. */
 export interface RedisCluster extends Cluster {
-  /** The stores on this Redis: task records (`TASK_STORE`) and, where the build has the handshake era, its sessions and SSE events. */
+  /**
+   * The stores on this Redis: task records (`TASK_STORE`), the proxy's continuation relay
+   * (`CONTINUATION_RELAY` of janus-mcp/proxy) and, where the build has the handshake era, its
+   * sessions and SSE events.
+   */
   readonly stores: ClusterStores;
   /** The connection to Redis the stores share, for stores of your own (`new RedisBackplane(cluster.link)`, say). */
   readonly link: RedisLink;
@@ -124,6 +129,7 @@ export async function redisCluster(options: RedisClusterOptions = {}): Promise<R
     const tasks = new RedisTaskStore(link, { prefix, commandTimeoutMs, onError });
     await tasks.start();
     stores.set(TASK_STORE, tasks);
+    stores.set(CONTINUATION_RELAY, new RedisContinuationRelay(link, { prefix, commandTimeoutMs }));
     const store = new RedisRequestStateStore(link, { prefix, commandTimeoutMs, held: () => secrets.held() });
     let closing: Promise<void> | undefined;
     return {
