@@ -41,7 +41,7 @@ async function three(sessions: Omit<SessionOptions, 'onClosed'>, http: { session
     server.tool('whoami', { description: 'the instance that serves the call' }, () => label);
     return server;
   };
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), define, {}, http);
+  const { instances, close } = await startInstances(3, redis.target, uniquePrefix(), define, {}, http);
   const served = instances.map((i) => i.served) as [Served, Served, Served];
   const peer = (at: Served, sid: string | undefined) => {
     const p = new HttpPeer(at.url, REV);

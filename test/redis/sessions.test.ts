@@ -75,7 +75,7 @@ function peerOn(at: Served, sid: string): HttpPeer {
 const text = (o: { messages: Array<Record<string, any>> }): string => o.messages.at(-1)?.result?.content?.[0]?.text;
 
 async function three(seen: Seen = { closed: [], initialized: [] }, shape?: (cluster: RedisCluster) => Cluster) {
-  const { instances, close } = await startInstances(3, redis.url, uniquePrefix(), definer(seen, shape));
+  const { instances, close } = await startInstances(3, redis.target, uniquePrefix(), definer(seen, shape));
   const [a, b, c] = instances.map((i) => i.served) as [Served, Served, Served];
   const onA = new HttpPeer(a.url, REV);
   await onA.initialize({ elicitation: {} });
