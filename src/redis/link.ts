@@ -37,6 +37,7 @@ export interface RedisLink {
   publish(channel: string, message: string, timeoutMs: number): Promise<void>;
   /** Subscribes `listener` to each channel; subscriptions are made again by themselves after a reconnection or failover. */
   subscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void>;
+  /** Ends what `subscribe` started for this listener on each channel. */
   unsubscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void>;
   /** Whether messages published now would reach this link's subscriptions (false while they reconnect). */
   readonly listening: boolean;

@@ -67,14 +67,22 @@ async function startInstance(): Promise<Instance> {
       return exit;
     },
   };
-  const m = await until(
-    () => {
-      if (ended) assert.fail(`the proxy instance exited before listening: ${err}`);
-      return /listening on (http:\/\/\S+)/.exec(err);
-    },
-    'the proxy instance to print its URL',
-    20_000,
-  );
+  let m: RegExpExecArray;
+  try {
+    m = await until(
+      () => {
+        if (ended) assert.fail(`the proxy instance exited before listening: ${err}`);
+        return /listening on (http:\/\/\S+)/.exec(err);
+      },
+      'the proxy instance to print its URL',
+      30_000,
+    );
+  } catch (error) {
+    // Not left behind: the caller only stops the instances that started.
+    child.kill('SIGKILL');
+    await exit;
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; its stderr: ${err || '(nothing)'}`, { cause: error });
+  }
   const url = new URL(m[1]!);
   return { running, url, peer: new HttpPeer(url, MODERN) };
 }

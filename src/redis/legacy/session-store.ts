@@ -44,11 +44,11 @@
  * once: a signal lost with a connection is a request that times out, never a wrong answer.
  */
 import { LOGGING_LEVELS, classify, type Implementation } from '../../protocol/index.js';
-import type { SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../../server/legacy/spi.js';
+import type { ExpiredSession, SessionRecord, SessionSignal, SessionStore, SubscribeOutcome } from '../../server/legacy/spi.js';
 import { eventsChannel, listsKey, sessionExpiryKey } from '../keys.js';
 import type { RedisLink } from '../link.js';
 import { type Copy, ListCounters, type Lists, SessionCopies } from './session-copies.js';
-import { type ExpiredHandler, ExpirySweep } from './session-expiry.js';
+import { ExpirySweep } from './session-expiry.js';
 import { CREATE, ENLIST, FORGET, HOLD, LOAD, MARK, REMOVE, SUBSCRIBE, UNHOLD, UNSUBSCRIBE, UPDATE } from './session-scripts.js';
 /** How a `RedisSessionStore` keys and bounds the handshake era's shared session records. */
 export interface RedisSessionStoreOptions {
@@ -293,7 +293,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** Runs `handler`, on this instance only, for each session that expired unused and that this instance claimed (session-expiry.ts). */
-  onExpired(handler: ExpiredHandler): () => void {
+  onExpired(handler: (expired: ExpiredSession) => void): () => void {
     return this.#expiry.on(handler);
   }
 

@@ -5,10 +5,8 @@
  * of its slot, so fan-out traffic is not copied to every node as classic PUBLISH is.
  */
 import { createCluster } from 'redis';
-import { JanusError } from '../../errors/index.js';
 import { redactUrl } from '../connect.js';
-import type { RedisLink } from '../link.js';
-import { LinkCommands } from './commands.js';
+import { CommandLink, connectWithin, type Listener } from './commands.js';
 
 export interface ClusterLinkOptions {
   /** Nodes to discover the cluster from, as URLs (any one reachable is enough). */
@@ -46,85 +44,50 @@ function createClusterClient(options: ClusterLinkOptions) {
 
 type ClusterClient = ReturnType<typeof createClusterClient>;
 
-export class ClusterLink implements RedisLink {
+export class ClusterLink extends CommandLink {
   readonly publishCommand = 'SPUBLISH';
-  readonly where: string;
   readonly #client: ClusterClient;
-  readonly #commands: LinkCommands;
   #closing: Promise<void> | undefined;
 
   private constructor(client: ClusterClient, where: string, failoverWaitMs: number) {
+    super(where, (timeout) => client.withCommandOptions({ timeout }), failoverWaitMs);
     this.#client = client;
-    this.where = where;
-    this.#commands = new LinkCommands((timeout) => client.withCommandOptions({ timeout }), failoverWaitMs);
   }
 
   /** Discovers the cluster from its nodes, or rejects within `connectTimeoutMs` naming them. */
   static async connect(options: ClusterLinkOptions): Promise<ClusterLink> {
     const where = `Redis Cluster ${options.nodes.map(redactUrl).join(', ')}`;
     const client = createClusterClient(options);
-    let up = false;
-    let lost = false;
-    client.on('error', (error: unknown) => {
-      if (!up || lost) return;
-      lost = true;
-      options.onError(new JanusError('CONNECTION', `${where}: a node connection was lost; reconnecting`, { cause: error }));
+    await connectWithin(client, {
+      where,
+      timeoutMs: options.connectTimeoutMs,
+      readyEvent: 'node-ready',
+      check: 'check that the nodes run with cluster-enabled yes, their hosts and ports, and the credentials',
+      onError: options.onError,
+      drop: () => client.destroy(),
     });
-    client.on('node-ready', () => {
-      lost = false;
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
-    });
-    try {
-      await Promise.race([client.connect(), deadline]);
-      up = true;
-      return new ClusterLink(client, where, options.failoverWaitMs);
-    } catch (error) {
-      client.destroy();
-      const why = error instanceof Error ? error.message : String(error);
-      throw new JanusError(
-        'CONNECTION',
-        `Cannot reach the ${where} (${why}): check that the nodes run with cluster-enabled yes, their hosts and ports, and the credentials`,
-        { cause: error },
-      );
-    } finally {
-      clearTimeout(timer);
-    }
+    return new ClusterLink(client, where, options.failoverWaitMs);
   }
 
   get listening(): boolean {
     return this.#client.isReady;
   }
 
-  script(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
-    return this.#commands.script(script, keys, args, timeoutMs);
-  }
-
-  evalInOrder(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
-    return this.#commands.evalInOrder(script, keys, args, timeoutMs);
-  }
-
-  hGetAll(key: string, timeoutMs: number): Promise<Record<string, string>> {
-    return this.#commands.hGetAll(key, timeoutMs);
-  }
-
-  async del(keys: string[], timeoutMs: number): Promise<void> {
+  override async del(keys: string[], timeoutMs: number): Promise<void> {
     // Keys of different slots cannot go in one DEL on a cluster: one each, routed by its own slot.
-    await Promise.all(keys.map((key) => this.#commands.run(timeoutMs, (c) => c.del(key))));
+    await Promise.all(keys.map((key) => this.run(timeoutMs, (c) => c.del(key))));
   }
 
   async publish(channel: string, message: string, timeoutMs: number): Promise<void> {
-    await this.#commands.run(timeoutMs, () => this.#client.withCommandOptions({ timeout: timeoutMs }).sPublish(channel, message));
+    await this.run(timeoutMs, () => this.#client.withCommandOptions({ timeout: timeoutMs }).sPublish(channel, message));
   }
 
-  async subscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void> {
+  async subscribe(channels: readonly string[], listener: Listener): Promise<void> {
     // One SSUBSCRIBE per channel: the channels of one call must share a slot.
     await Promise.all(channels.map((channel) => this.#client.sSubscribe(channel, listener)));
   }
 
-  async unsubscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void> {
+  async unsubscribe(channels: readonly string[], listener: Listener): Promise<void> {
     await Promise.all(channels.map((channel) => this.#client.sUnsubscribe(channel, listener)));
   }
 

@@ -4,9 +4,7 @@
  * the new one when they fail it over.
  */
 import { createSentinel } from 'redis';
-import { JanusError } from '../../errors/index.js';
-import type { RedisLink } from '../link.js';
-import { LinkCommands } from './commands.js';
+import { CommandLink, connectWithin, type Listener } from './commands.js';
 
 export interface SentinelLinkOptions {
   /** The sentinels, as host:port (any one reachable is enough). */
@@ -51,79 +49,39 @@ function createSentinelClient(options: SentinelLinkOptions) {
 }
 
 type SentinelClient = ReturnType<typeof createSentinelClient>;
-type Listener = (message: string, channel: string) => void;
 
-export class SentinelLink implements RedisLink {
+export class SentinelLink extends CommandLink {
   readonly publishCommand = 'PUBLISH';
-  readonly where: string;
   readonly #client: SentinelClient;
-  readonly #commands: LinkCommands;
   readonly #listeners = new WeakMap<Listener, (message: string | Buffer, channel: string | Buffer) => void>();
   #closing: Promise<void> | undefined;
 
   private constructor(client: SentinelClient, where: string, failoverWaitMs: number) {
+    super(where, (timeout) => client.withCommandOptions({ timeout }), failoverWaitMs);
     this.#client = client;
-    this.where = where;
-    this.#commands = new LinkCommands((timeout) => client.withCommandOptions({ timeout }), failoverWaitMs);
   }
 
   /** Finds the primary through the sentinels and connects, or rejects within `connectTimeoutMs` naming them. */
   static async connect(options: SentinelLinkOptions): Promise<SentinelLink> {
     const where = `Redis primary '${options.name}' of Sentinel ${options.sentinels.map((s) => `${s.host}:${s.port}`).join(', ')}`;
     const client = createSentinelClient(options);
-    let up = false;
-    let lost = false;
-    client.on('error', (error: unknown) => {
-      if (!up || lost) return;
-      lost = true;
-      options.onError(new JanusError('CONNECTION', `${where}: connection lost; reconnecting`, { cause: error }));
+    await connectWithin(client, {
+      where,
+      timeoutMs: options.connectTimeoutMs,
+      readyEvent: 'topology-change',
+      check: 'check that the sentinels run, that they monitor a primary by that name, and the credentials',
+      onError: options.onError,
+      drop: () => client.destroy(),
     });
-    client.on('topology-change', () => {
-      lost = false;
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
-    });
-    try {
-      await Promise.race([client.connect(), deadline]);
-      up = true;
-      return new SentinelLink(client, where, options.failoverWaitMs);
-    } catch (error) {
-      await client.destroy().catch(() => undefined);
-      const why = error instanceof Error ? error.message : String(error);
-      throw new JanusError(
-        'CONNECTION',
-        `Cannot reach the ${where} (${why}): check that the sentinels run, that they monitor a primary by that name, and the credentials`,
-        { cause: error },
-      );
-    } finally {
-      clearTimeout(timer);
-    }
+    return new SentinelLink(client, where, options.failoverWaitMs);
   }
 
   get listening(): boolean {
     return this.#client.isReady;
   }
 
-  script(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
-    return this.#commands.script(script, keys, args, timeoutMs);
-  }
-
-  evalInOrder(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
-    return this.#commands.evalInOrder(script, keys, args, timeoutMs);
-  }
-
-  hGetAll(key: string, timeoutMs: number): Promise<Record<string, string>> {
-    return this.#commands.hGetAll(key, timeoutMs);
-  }
-
-  async del(keys: string[], timeoutMs: number): Promise<void> {
-    if (keys.length > 0) await this.#commands.run(timeoutMs, (c) => c.del(keys));
-  }
-
   async publish(channel: string, message: string, timeoutMs: number): Promise<void> {
-    await this.#commands.run(timeoutMs, () => this.#client.withCommandOptions({ timeout: timeoutMs }).publish(channel, message));
+    await this.run(timeoutMs, () => this.#client.withCommandOptions({ timeout: timeoutMs }).publish(channel, message));
   }
 
   async subscribe(channels: readonly string[], listener: Listener): Promise<void> {

@@ -3,8 +3,7 @@
  * subscribed Redis connection runs no other command).
  */
 import { closeRedis, connectRedis, redactUrl, type RedisConnection } from '../connect.js';
-import type { RedisLink } from '../link.js';
-import { LinkCommands } from './commands.js';
+import { CommandLink, type Listener } from './commands.js';
 
 export interface SingleLinkOptions {
   url: string;
@@ -13,19 +12,16 @@ export interface SingleLinkOptions {
   onError: (error: Error) => void;
 }
 
-export class SingleLink implements RedisLink {
+export class SingleLink extends CommandLink {
   readonly publishCommand = 'PUBLISH';
-  readonly where: string;
   readonly #command: RedisConnection;
   readonly #subscriber: RedisConnection;
-  readonly #commands: LinkCommands;
   #closing: Promise<void> | undefined;
 
   private constructor(command: RedisConnection, subscriber: RedisConnection, where: string, failoverWaitMs: number) {
+    super(where, (timeout) => command.withCommandOptions({ timeout }), failoverWaitMs);
     this.#command = command;
     this.#subscriber = subscriber;
-    this.where = where;
-    this.#commands = new LinkCommands((timeout) => command.withCommandOptions({ timeout }), failoverWaitMs);
   }
 
   /** Connects both connections, or rejects naming the URL and leaves nothing open. */
@@ -45,31 +41,15 @@ export class SingleLink implements RedisLink {
     return this.#subscriber.isReady;
   }
 
-  script(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
-    return this.#commands.script(script, keys, args, timeoutMs);
-  }
-
-  evalInOrder(script: string, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
-    return this.#commands.evalInOrder(script, keys, args, timeoutMs);
-  }
-
-  hGetAll(key: string, timeoutMs: number): Promise<Record<string, string>> {
-    return this.#commands.hGetAll(key, timeoutMs);
-  }
-
-  async del(keys: string[], timeoutMs: number): Promise<void> {
-    if (keys.length > 0) await this.#commands.run(timeoutMs, (c) => c.del(keys));
-  }
-
   async publish(channel: string, message: string, timeoutMs: number): Promise<void> {
-    await this.#commands.run(timeoutMs, () => this.#command.withCommandOptions({ timeout: timeoutMs }).publish(channel, message));
+    await this.run(timeoutMs, () => this.#command.withCommandOptions({ timeout: timeoutMs }).publish(channel, message));
   }
 
-  async subscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void> {
+  async subscribe(channels: readonly string[], listener: Listener): Promise<void> {
     await this.#subscriber.subscribe([...channels], listener);
   }
 
-  async unsubscribe(channels: readonly string[], listener: (message: string, channel: string) => void): Promise<void> {
+  async unsubscribe(channels: readonly string[], listener: Listener): Promise<void> {
     await this.#subscriber.unsubscribe([...channels], listener);
   }
 

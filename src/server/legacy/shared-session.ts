@@ -73,7 +73,7 @@ export class SharedSession {
     }
     if (!found) throw gone();
     // The holder serves the session's unsolicited messages (logs, resource updates) from what it knows.
-    if (fields.logLevel !== undefined) this.tellHolder({ logLevel: fields.logLevel });
+    if (fields.logLevel !== undefined) await this.tellHolder({ logLevel: fields.logLevel });
   }
 
   /** Records the subscription unless the session holds `max` already (counted in the store, atomically): false when it does. */
@@ -87,7 +87,7 @@ export class SharedSession {
     if (reply.outcome === 'gone') throw gone();
     if (reply.outcome === 'full') return false;
     this.holder = reply.holder;
-    this.tellHolder({ subscribed: uri });
+    await this.tellHolder({ subscribed: uri });
     return true;
   }
 
@@ -97,7 +97,7 @@ export class SharedSession {
     } catch (e) {
       throw unavailable('save the subscription', e);
     }
-    this.tellHolder({ unsubscribed: uri });
+    await this.tellHolder({ unsubscribed: uri });
   }
 
   /** The client fetched a list: awaited, so its next request (on any instance) does not hear of it again. */
@@ -173,13 +173,24 @@ export class SharedSession {
     return ending;
   }
 
-  private tellHolder(change: { logLevel?: LoggingLevel; subscribed?: string; unsubscribed?: string }): void {
+  /**
+   * Tells the GET stream's holder, and resolves once the signal is published (never rejects: a
+   * failure is reported). Answered after it, the client's next step (a resource updated
+   * anywhere, say) reaches a Redis that already carries the signal: one Redis or a Sentinel
+   * primary hands both to the holder in that order.
+   */
+  private tellHolder(change: { logLevel?: LoggingLevel; subscribed?: string; unsubscribed?: string }): Promise<void> {
     const holder = this.remoteHolder;
-    if (holder !== undefined) this.send(holder, { type: 'changed', session: this.id, ...change });
+    return holder === undefined ? Promise.resolve() : this.send(holder, { type: 'changed', session: this.id, ...change });
   }
 
-  private send(to: string | undefined, signal: SessionSignal): void {
-    this.fireAndForget(this.store.signal(to, signal), `tell ${to === undefined ? 'every instance' : `instance ${to}`} (${signal.type})`);
+  private send(to: string | undefined, signal: SessionSignal): Promise<void> {
+    const sent = this.store.signal(to, signal);
+    this.fireAndForget(sent, `tell ${to === undefined ? 'every instance' : `instance ${to}`} (${signal.type})`);
+    return sent.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** What nobody waits for fails with the store: reported with what it was for, as the server's error. */
